@@ -1,0 +1,126 @@
+//! Othello perft speed, this crate against the `magpie` crate, in one run.
+//!
+//! ```text
+//! cargo bench -p games --bench othello_perft            # 5 alternating runs each
+//! cargo bench -p games --bench othello_perft -- 9       # 9 runs each
+//! ```
+//!
+//! First checks the deep counts of `tests/data/othello/*.perft` marked `bench` (8×8 depths 10
+//! and 11, 6×6 depths 11 and 12), then times perft(11) on 8×8 for both crates, alternating
+//! them so that machine noise hits both alike, and prints the medians and their ratio.
+
+// A benchmark reports on stdout.
+#![allow(clippy::print_stdout)]
+
+#[path = "../tests/common/perft_file.rs"]
+mod perft_file;
+
+use games::othello::{perft, Board};
+use games::Color;
+use magpie::othello::{Board as MagpieBoard, Stone};
+use std::time::{Duration, Instant};
+
+const DEPTH: u32 = 11;
+
+/// perft for magpie, written against its public API with our convention (a pass is a ply;
+/// two passes in a row end the game and count one leaf; the last ply is counted, not played,
+/// as ours does).
+fn magpie_perft(board: &MagpieBoard, stone: Stone, passed: bool, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.moves_for(stone);
+    if moves.is_empty() {
+        return if passed {
+            1
+        } else {
+            magpie_perft(board, stone.flip(), true, depth - 1)
+        };
+    }
+    if depth == 1 {
+        return u64::from(moves.count_set());
+    }
+    moves
+        .hot_bits()
+        .map(|pos| {
+            let mut next = board.clone();
+            next.play(stone, pos);
+            magpie_perft(&next, stone.flip(), false, depth - 1)
+        })
+        .sum()
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let value = f();
+    (value, start.elapsed())
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let runs: usize = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map_or(5, |a| {
+            a.parse().expect("the argument is the number of runs")
+        });
+
+    println!("deep perft counts (tests/data/othello, marked `bench`):");
+    for file in perft_file::load_all("othello") {
+        let mut board: Board = file.board.parse().expect("fixture board");
+        if file.to_move == "White" {
+            board.set_side_to_move(Color::White);
+        }
+        for count in file.counts.iter().filter(|c| c.bench) {
+            let (leaves, time) = timed(|| perft(&board, count.depth));
+            let name = file.path.file_name().expect("file name").to_string_lossy();
+            println!(
+                "  {name} depth {:2}: {leaves:>12} leaves in {:7.3} s ({:.0} M leaves/s) {}",
+                count.depth,
+                time.as_secs_f64(),
+                leaves as f64 / time.as_secs_f64() / 1e6,
+                if leaves == count.leaves {
+                    "ok"
+                } else {
+                    "MISMATCH"
+                }
+            );
+            assert_eq!(leaves, count.leaves, "{name} depth {}", count.depth);
+        }
+    }
+
+    println!("\nperft({DEPTH}) on 8x8 from the start, {runs} alternating runs each:");
+    let ours_board = Board::standard();
+    let magpie_board = MagpieBoard::standard();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut leaves = 0;
+    for run in 1..=runs {
+        let (a, t_ours) = timed(|| perft(&ours_board, DEPTH));
+        let (b, t_magpie) = timed(|| magpie_perft(&magpie_board, Stone::Black, false, DEPTH));
+        assert_eq!(a, b, "the two crates disagree");
+        leaves = a;
+        println!(
+            "  run {run}: games {:.3} s, magpie {:.3} s ({a} leaves)",
+            t_ours.as_secs_f64(),
+            t_magpie.as_secs_f64()
+        );
+        ours.push(t_ours);
+        theirs.push(t_magpie);
+    }
+    let (m_ours, m_magpie) = (median(&mut ours), median(&mut theirs));
+    println!(
+        "median: games {:.3} s ({:.0} M leaves/s), magpie {:.3} s ({:.0} M leaves/s)",
+        m_ours.as_secs_f64(),
+        leaves as f64 / m_ours.as_secs_f64() / 1e6,
+        m_magpie.as_secs_f64(),
+        leaves as f64 / m_magpie.as_secs_f64() / 1e6,
+    );
+    println!(
+        "ratio games/magpie: {:.3} (target <= 0.8)",
+        m_ours.as_secs_f64() / m_magpie.as_secs_f64()
+    );
+}

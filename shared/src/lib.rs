@@ -1,0 +1,15 @@
+//! Rules and search for the board games of our judge problems.
+//!
+//! One module per game. The crate uses only `std` (no dependencies, no build script, no
+//! procedural macros), so a solver and the modules it reaches inline into one file that
+//! plain `rustc` compiles on an online judge.
+//!
+//! - [`othello`]: Othello on 4×4, 6×6 and 8×8 bitboards, with perft.
+//! - [`judge`]: reading judge input with line numbers and typed errors; the solvers' `main`.
+
+pub mod color;
+pub mod judge;
+pub mod othello;
+
+pub use color::Color;
+pub use othello::Board as OthelloBoard;

@@ -1,0 +1,91 @@
+//! Perft fixture files (`tests/data/**/*.perft`), shared by the tests and the benches.
+//!
+//! ```text
+//! # comment
+//! to-move Black
+//! board
+//! <N rows of the board, in the game's own text format>
+//! perft <depth> <leaves> [bench]
+//! ```
+//! `bench` marks counts too slow for the test suite; the benchmark checks them.
+
+use std::path::{Path, PathBuf};
+
+/// One position and its expected perft counts.
+#[derive(Debug)]
+pub struct PerftFile {
+    pub path: PathBuf,
+    pub to_move: String,
+    pub board: String,
+    pub counts: Vec<PerftCount>,
+}
+
+/// `perft depth leaves`.
+#[derive(Debug, Clone, Copy)]
+pub struct PerftCount {
+    pub depth: u32,
+    pub leaves: u64,
+    pub bench: bool,
+}
+
+/// Every `*.perft` file under `tests/data/<game>`, sorted by name.
+pub fn load_all(game: &str) -> Vec<PerftFile> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(game);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "perft"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no .perft files in {}", dir.display());
+    paths.into_iter().map(|p| parse(&p)).collect()
+}
+
+fn parse(path: &Path) -> PerftFile {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut file = PerftFile {
+        path: path.to_path_buf(),
+        to_move: String::new(),
+        board: String::new(),
+        counts: Vec::new(),
+    };
+    let mut in_board = false;
+    for (i, line) in text.lines().enumerate() {
+        let at = || format!("{}:{}", path.display(), i + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            [w, ..] if w.starts_with('#') => {}
+            ["to-move", side] => file.to_move = side.to_string(),
+            ["board"] => in_board = true,
+            ["perft", depth, leaves, rest @ ..] => {
+                in_board = false;
+                file.counts.push(PerftCount {
+                    depth: depth.parse().unwrap_or_else(|_| panic!("{}: depth", at())),
+                    leaves: leaves
+                        .parse()
+                        .unwrap_or_else(|_| panic!("{}: leaves", at())),
+                    bench: match rest {
+                        [] => false,
+                        ["bench"] => true,
+                        _ => panic!("{}: unknown marker {rest:?}", at()),
+                    },
+                });
+            }
+            _ if in_board => {
+                file.board.push_str(line.trim());
+                file.board.push('\n');
+            }
+            _ => panic!("{}: cannot read {line:?}", at()),
+        }
+    }
+    assert!(
+        !file.board.is_empty() && !file.counts.is_empty(),
+        "{}: needs a board and perft lines",
+        path.display()
+    );
+    file
+}

@@ -1,0 +1,201 @@
+//! Every case in `testdata/<problem>/`, run through the built solver binary: the same cases
+//! and the same rules as `scripts/check.sh`.
+//!
+//! - `<case>.in` + `<case>.out`: exit status 0 and that stdout, compared like the judges
+//!   compare (trailing spaces and trailing blank lines ignored).
+//! - `<case>.in` + `<case>.err`: exit status 1, empty stdout, and stderr that one line.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The solver binaries, by problem name. A problem with test data but no entry here (or the
+/// other way round) fails [`every_problem_has_a_solver_and_cases`].
+const SOLVERS: &[(&str, &str)] = &[
+    ("boj15671", env!("CARGO_BIN_EXE_boj15671")),
+    ("swea4615", env!("CARGO_BIN_EXE_swea4615")),
+];
+
+/// Generous: test builds share a noisy machine. check.sh applies the judges' 2 s.
+const TIME_LIMIT: Duration = Duration::from_secs(20);
+
+/// At least this many cases per solver (the floor), not counting error cases.
+const MIN_ACCEPTED_CASES: usize = 6;
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
+}
+
+struct Run {
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(binary: &str, input: &[u8]) -> Run {
+    let mut child = Command::new(binary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Feed stdin from a thread so a solver that stops reading cannot block us.
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            panic!("{binary} ran longer than {TIME_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    Run {
+        status: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Trailing spaces on each line and trailing blank lines do not count.
+fn normalize(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let keep = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
+    lines[..keep].join("\n")
+}
+
+/// Checks one case; `Err` describes the failure.
+fn check_case(binary: &str, input: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(input).unwrap();
+    let got = run(binary, &bytes);
+    let out_path = input.with_extension("out");
+    let err_path = input.with_extension("err");
+    if out_path.exists() {
+        let want = std::fs::read_to_string(&out_path).unwrap();
+        if got.status != Some(0) {
+            return Err(format!("exit {:?}, stderr {:?}", got.status, got.stderr));
+        }
+        if normalize(&want) != normalize(&got.stdout) {
+            return Err(format!(
+                "wrong answer\n--- expected\n{want}--- actual\n{}",
+                got.stdout
+            ));
+        }
+    } else if err_path.exists() {
+        let want = std::fs::read_to_string(&err_path).unwrap();
+        if got.status != Some(1) {
+            return Err(format!("expected exit 1, got {:?}", got.status));
+        }
+        if !got.stdout.is_empty() {
+            return Err(format!("stdout not empty on error: {:?}", got.stdout));
+        }
+        if got.stderr.lines().count() != 1 || got.stderr.contains("panicked") {
+            return Err(format!("stderr is not one clean line: {:?}", got.stderr));
+        }
+        if normalize(&want) != normalize(&got.stderr) {
+            return Err(format!(
+                "wrong error\n  expected {:?}\n  actual   {:?}",
+                want.trim_end(),
+                got.stderr.trim_end()
+            ));
+        }
+    } else {
+        return Err("no .out or .err file".to_string());
+    }
+    Ok(())
+}
+
+fn cases(problem: &str) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(testdata().join(problem))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .collect();
+    inputs.sort();
+    inputs
+}
+
+#[test]
+fn every_problem_has_a_solver_and_cases() {
+    let dirs: BTreeSet<String> = std::fs::read_dir(testdata())
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let solvers: BTreeSet<String> = SOLVERS.iter().map(|(p, _)| p.to_string()).collect();
+    assert_eq!(
+        dirs, solvers,
+        "testdata/ directories and solver binaries differ"
+    );
+    for (problem, _) in SOLVERS {
+        let accepted = cases(problem)
+            .iter()
+            .filter(|p| p.with_extension("out").exists())
+            .count();
+        assert!(
+            accepted >= MIN_ACCEPTED_CASES,
+            "{problem}: {accepted} cases with an answer, want at least {MIN_ACCEPTED_CASES}"
+        );
+    }
+}
+
+#[test]
+fn every_case_passes() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (problem, binary) in SOLVERS {
+        for input in cases(problem) {
+            total += 1;
+            if let Err(why) = check_case(binary, &input) {
+                failures.push(format!("{}: {why}", input.display()));
+            }
+        }
+    }
+    assert!(total > 0, "no cases found");
+    assert!(
+        failures.is_empty(),
+        "{} of {total} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn trace_goes_to_stderr_and_leaves_stdout_alone() {
+    for (problem, binary) in SOLVERS {
+        let input = cases(problem)
+            .into_iter()
+            .find(|p| p.with_extension("out").exists())
+            .unwrap();
+        let bytes = std::fs::read(&input).unwrap();
+        let plain = run(binary, &bytes);
+        let traced = Command::new(binary)
+            .arg("--trace")
+            .stdin(std::fs::File::open(&input).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(traced.status.code(), Some(0), "{problem}");
+        assert_eq!(String::from_utf8_lossy(&traced.stdout), plain.stdout);
+        let trace = String::from_utf8_lossy(&traced.stderr);
+        // The trace shows the board after each placement: more board rows than placements.
+        let rows = trace
+            .lines()
+            .filter(|l| !l.is_empty() && l.chars().all(|c| "BW.".contains(c)))
+            .count();
+        assert!(rows >= 4 * 4, "{problem}: trace too short:\n{trace}");
+    }
+}
