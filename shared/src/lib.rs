@@ -5,11 +5,16 @@
 //! plain `rustc` compiles on an online judge.
 //!
 //! - [`othello`]: Othello on 4×4, 6×6 and 8×8 bitboards, with perft.
+//! - [`go`]: Go with captures, suicide, simple ko and positional superko, perft, playouts.
+//! - [`rng`]: a small seedable random number generator for playouts and searches.
 //! - [`judge`]: reading judge input with line numbers and typed errors; the solvers' `main`.
 
 pub mod color;
+pub mod go;
 pub mod judge;
 pub mod othello;
+pub mod rng;
 
 pub use color::Color;
+pub use go::Board as GoBoard;
 pub use othello::Board as OthelloBoard;

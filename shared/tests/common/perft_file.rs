@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! # comment
+//! rules superko            (optional; games with a choice of rules)
 //! to-move Black
 //! board
 //! <N rows of the board, in the game's own text format>
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct PerftFile {
     pub path: PathBuf,
+    pub rules: Option<String>,
     pub to_move: String,
     pub board: String,
     pub counts: Vec<PerftCount>,
@@ -48,6 +50,7 @@ fn parse(path: &Path) -> PerftFile {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut file = PerftFile {
         path: path.to_path_buf(),
+        rules: None,
         to_move: String::new(),
         board: String::new(),
         counts: Vec::new(),
@@ -59,6 +62,7 @@ fn parse(path: &Path) -> PerftFile {
         match words.as_slice() {
             [] => {}
             [w, ..] if w.starts_with('#') => {}
+            ["rules", rules] => file.rules = Some(rules.to_string()),
             ["to-move", side] => file.to_move = side.to_string(),
             ["board"] => in_board = true,
             ["perft", depth, leaves, rest @ ..] => {

@@ -1,0 +1,129 @@
+//! Go speed: perft against the `board-game` crate in one run, and random playouts on 9×9.
+//!
+//! ```text
+//! cargo bench -p games --bench go            # 3 alternating perft runs, 5 s of playouts
+//! cargo bench -p games --bench go -- 5       # 5 alternating perft runs
+//! ```
+//!
+//! First checks the deep counts of `tests/data/go/*.perft` marked `bench`; then times perft(6)
+//! of the empty 5×5 board under CGOS rules for both crates, alternating them, and prints the
+//! medians and the ratio; then runs 9×9 playouts on one thread for a few seconds.
+
+// A benchmark reports on stdout.
+#![allow(clippy::print_stdout)]
+
+#[path = "../tests/common/perft_file.rs"]
+mod perft_file;
+
+use board_game::games::go::{GoBoard, Komi, Rules};
+use board_game::util::game_stats::perft_naive;
+use games::go::{perft, Board, Game, KoRule};
+use games::rng::Rng;
+use games::Color;
+use std::time::{Duration, Instant};
+
+const DEPTH: u32 = 6;
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let value = f();
+    (value, start.elapsed())
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn main() {
+    let runs: usize = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map_or(3, |a| {
+            a.parse().expect("the argument is the number of runs")
+        });
+
+    println!("deep perft counts (tests/data/go, marked `bench`):");
+    for file in perft_file::load_all("go") {
+        let board: Board = file.board.parse().expect("fixture board");
+        let rule: KoRule = file
+            .rules
+            .as_deref()
+            .unwrap_or("superko")
+            .parse()
+            .expect("rule");
+        let mut game = Game::new(board, rule);
+        if file.to_move == "White" {
+            game.set_side_to_move(Color::White);
+        }
+        for count in file.counts.iter().filter(|c| c.bench) {
+            let (leaves, time) = timed(|| perft(&game, count.depth));
+            let name = file.path.file_name().expect("file name").to_string_lossy();
+            println!(
+                "  {name} depth {}: {leaves} leaves in {:.3} s ({:.1} M leaves/s) {}",
+                count.depth,
+                time.as_secs_f64(),
+                leaves as f64 / time.as_secs_f64() / 1e6,
+                if leaves == count.leaves {
+                    "ok"
+                } else {
+                    "MISMATCH"
+                }
+            );
+            assert_eq!(leaves, count.leaves, "{name} depth {}", count.depth);
+        }
+    }
+
+    println!("\nperft({DEPTH}) of the empty 5x5 board, CGOS rules, {runs} alternating runs each:");
+    let ours = Game::new(Board::new(5, 5).expect("5x5"), KoRule::PositionalSuperko);
+    let theirs = GoBoard::new(5, Komi::zero(), Rules::cgos());
+    let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
+    let mut leaves = 0;
+    for run in 1..=runs {
+        let (a, ta) = timed(|| perft(&ours, DEPTH));
+        let (b, tb) = timed(|| perft_naive(&theirs, DEPTH));
+        assert_eq!(a, b, "the two crates disagree");
+        leaves = a;
+        println!(
+            "  run {run}: games {:.3} s, board-game {:.3} s ({a} leaves)",
+            ta.as_secs_f64(),
+            tb.as_secs_f64()
+        );
+        t_ours.push(ta);
+        t_theirs.push(tb);
+    }
+    let (a, b) = (median(&mut t_ours), median(&mut t_theirs));
+    println!(
+        "median: games {:.3} s ({:.1} M leaves/s), board-game {:.3} s ({:.1} M leaves/s)",
+        a.as_secs_f64(),
+        leaves as f64 / a.as_secs_f64() / 1e6,
+        b.as_secs_f64(),
+        leaves as f64 / b.as_secs_f64() / 1e6
+    );
+    println!(
+        "ratio games/board-game: {:.3} (target < 1)",
+        a.as_secs_f64() / b.as_secs_f64()
+    );
+
+    println!("\nrandom playouts on 9x9 (no filling of own one-point eyes, simple ko):");
+    let empty = Board::new(9, 9).expect("9x9");
+    let mut board = empty.clone();
+    let mut rng = Rng::new(2026);
+    let (mut playouts, mut moves) = (0u64, 0u64);
+    let budget = Duration::from_secs(5);
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        for _ in 0..1000 {
+            board.clone_from(&empty);
+            moves += board.playout(Color::Black, &mut rng, 1000) as u64;
+            playouts += 1;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "  {playouts} playouts in {secs:.2} s: {:.0} playouts/s, {:.1} moves per playout, {:.1} M moves/s (target >= 150000 playouts/s)",
+        playouts as f64 / secs,
+        moves as f64 / playouts as f64,
+        moves as f64 / secs / 1e6
+    );
+}
