@@ -662,17 +662,11 @@ impl Board {
             }
             for n in self.neighbours(s) {
                 self.c.around[n] = self.c.around[n].wrapping_add(unit);
-            }
-            s = usize::from(self.c.next[s]);
-            if s == h {
-                break;
-            }
-        }
-        loop {
-            for n in self.neighbours(s) {
-                // Empty and border cells add to the scratch `libs[0]`.
-                let h = usize::from(self.c.head[n]);
-                self.c.libs[h] = self.c.libs[h].wrapping_add(1);
+                // A liberty back for each neighbouring chain. Empty and border cells, and
+                // the stones of this chain already removed, add to the scratch `libs[0]`;
+                // the ones not yet removed add to this chain's own count, which dies with it.
+                let nh = usize::from(self.c.head[n]);
+                self.c.libs[nh] = self.c.libs[nh].wrapping_add(1);
             }
             s = usize::from(self.c.next[s]);
             if s == h {

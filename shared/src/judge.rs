@@ -178,8 +178,26 @@ impl<'a> Tokens<'a> {
         T: FromStr + PartialOrd + Display,
     {
         let token = self.token(what)?;
-        let out_of_range = |tokens: &Self| {
-            tokens.error(ErrorKind::OutOfRange {
+        self.number_in(token, what, allowed)
+    }
+
+    /// `token`, the token read last, parsed as a number in `allowed`: for formats where a
+    /// token may be a number or a word (`3` or `pass`).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Malformed`] or [`ErrorKind::OutOfRange`].
+    pub fn number_in<T>(
+        &self,
+        token: &str,
+        what: &str,
+        allowed: RangeInclusive<T>,
+    ) -> Result<T, InputError>
+    where
+        T: FromStr + PartialOrd + Display,
+    {
+        let out_of_range = || {
+            self.error(ErrorKind::OutOfRange {
                 what: what.to_string(),
                 found: quote(token),
                 allowed: format!("{}..={}", allowed.start(), allowed.end()),
@@ -187,9 +205,9 @@ impl<'a> Tokens<'a> {
         };
         match token.parse::<T>() {
             Ok(value) if allowed.contains(&value) => Ok(value),
-            Ok(_) => Err(out_of_range(self)),
+            Ok(_) => Err(out_of_range()),
             // An integer with too many digits still reads as a number to a person.
-            Err(_) if is_integer(token) => Err(out_of_range(self)),
+            Err(_) if is_integer(token) => Err(out_of_range()),
             Err(_) => Err(self.error(ErrorKind::Malformed {
                 expected: what.to_string(),
                 found: quote(token),
