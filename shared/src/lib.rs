@@ -6,6 +6,9 @@
 //!
 //! - [`othello`]: Othello on 4×4, 6×6 and 8×8 bitboards, with perft.
 //! - [`go`]: Go with captures, suicide, simple ko and positional superko, perft, playouts.
+//! - [`tictactoe`]: 3×3 and 4×4 tic-tac-toe.
+//! - [`search`]: the [`search::Game`] trait and exact searches over it: minimax,
+//!   alpha-beta, alpha-beta with a transposition table.
 //! - [`rng`]: a small seedable random number generator for playouts and searches.
 //! - [`judge`]: reading judge input with line numbers and typed errors; the solvers' `main`.
 
@@ -14,6 +17,8 @@ pub mod go;
 pub mod judge;
 pub mod othello;
 pub mod rng;
+pub mod search;
+pub mod tictactoe;
 
 pub use color::Color;
 pub use go::Board as GoBoard;

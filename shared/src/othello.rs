@@ -25,6 +25,7 @@
 //! );
 //! ```
 
+use crate::search::{Game, Side};
 use crate::Color;
 use std::error::Error;
 use std::fmt;
@@ -71,6 +72,16 @@ pub struct Board {
     white: u64,
     n: u8,
     to_move: Color,
+}
+
+/// A move for the [`Game`] trait: a disc on a square, or the pass a player without a legal
+/// placement must make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Put a disc on the square.
+    Play(Square),
+    /// Pass (legal only when no placement is).
+    Pass,
 }
 
 /// Why a move was refused. The board is unchanged.
@@ -466,6 +477,60 @@ impl Board {
             std::cmp::Ordering::Less => Some(Color::White),
             std::cmp::Ordering::Equal => None,
         }
+    }
+}
+
+impl Board {
+    /// The result of a finished game for the side to move: its discs minus the opponent's,
+    /// with the empty squares counted for the winner (the usual convention; a draw leaves
+    /// them out).
+    pub fn final_margin(&self) -> i32 {
+        let (p, o) = self.sides();
+        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+        let empty = self.empties().count() as i32;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine - theirs + empty,
+            std::cmp::Ordering::Less => mine - theirs - empty,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+}
+
+impl Game for Board {
+    type Move = Move;
+
+    fn side(&self) -> Side {
+        match self.to_move {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
+        }
+    }
+
+    /// The legal placements in square order; `[Pass]` when there are none but the opponent
+    /// can move; nothing once neither can.
+    fn moves(&self) -> Vec<Move> {
+        let placements = self.legal_moves();
+        if !placements.is_empty() {
+            placements.squares().map(Move::Play).collect()
+        } else if self.is_game_over() {
+            Vec::new()
+        } else {
+            vec![Move::Pass]
+        }
+    }
+
+    fn after(&self, mv: Move) -> Option<Board> {
+        let mut next = *self;
+        match mv {
+            Move::Play(sq) => next.play(sq).ok().map(|_| next),
+            Move::Pass if self.must_pass() => next.pass().ok().map(|()| next),
+            Move::Pass => None,
+        }
+    }
+
+    /// [`Board::final_margin`] once neither player can move.
+    fn score(&self) -> Option<i32> {
+        self.is_game_over().then(|| self.final_margin())
     }
 }
 

@@ -5,7 +5,11 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use games::othello::{Bitboard, Board, IllegalMove, ParseError, Square, SIZES};
+#[path = "common/conformance.rs"]
+mod conformance;
+
+use games::othello::{Bitboard, Board, IllegalMove, Move, ParseError, Square, SIZES};
+use games::search::{alpha_beta, alpha_beta_tt, minimax, Game, Table, FULL_WINDOW};
 use games::Color;
 use itertools::{iproduct, Itertools};
 
@@ -290,4 +294,35 @@ fn random_games_agree_with_the_cell_walking_reference() {
     }
     assert_eq!(ended, 900);
     assert!(passes > 10, "only {passes} passes in {positions} positions");
+}
+
+#[test]
+fn the_moves_the_board_generates_are_the_moves_it_accepts() {
+    let mut candidates: Vec<Move> = iproduct!(0..8, 0..8)
+        .map(|(r, c)| Move::Play(Square::new(r, c)))
+        .collect();
+    candidates.push(Move::Pass);
+    for n in SIZES {
+        let checked =
+            conformance::random_games(&Board::new(n).unwrap(), &candidates, 100, n as u64);
+        assert!(
+            checked > 100 * (n * n - 4) / 2,
+            "{n}x{n}: {checked} positions"
+        );
+    }
+}
+
+#[test]
+fn exact_searches_agree_on_4x4_othello() {
+    let start = Board::new(4).unwrap();
+    let truth = minimax(&start);
+    let pruned = alpha_beta(&start, FULL_WINDOW);
+    let cached = alpha_beta_tt(&start, FULL_WINDOW, &mut Table::new());
+    assert_eq!(pruned.value, truth.value);
+    assert_eq!(cached.value, truth.value);
+    assert!(pruned.nodes < truth.nodes && cached.nodes < pruned.nodes);
+    // The score of a finished game counts the empty squares for the winner.
+    let wiped = play_line("d3 c3 b3 d2 e1 d6 d7 e3 f4");
+    assert_eq!(wiped.side(), games::search::Side::Second);
+    assert_eq!(wiped.score(), Some(-64));
 }

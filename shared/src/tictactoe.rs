@@ -1,0 +1,402 @@
+//! Tic-tac-toe on 3×3 (three in a row) and 4×4 (four in a row), X first, as in seed 001.
+//!
+//! One `u16` per mark, bit `n * row + col`. A position does not store whose turn it is: X
+//! moves first and the players alternate, so X is to move exactly when both have made as
+//! many moves.
+//!
+//! # Examples
+//!
+//! The seed's five-move game:
+//!
+//! ```
+//! use games::search::Game;
+//! use games::tictactoe::{Board, Mark};
+//!
+//! let mut game = Board::new(3).unwrap();
+//! for cell in [0, 4, 1, 8, 2] {
+//!     game = game.after(cell).unwrap();
+//! }
+//! assert_eq!(game.winner(), Some(Mark::X));
+//! assert_eq!(game.to_string(), "X | X | X\n---------\n  | O |  \n---------\n  |   | O\n");
+//! // The score is for the side to move: O, who lost.
+//! assert_eq!(game.score(), Some(-1));
+//! ```
+
+use crate::search::{Game, Side};
+use std::error::Error;
+use std::fmt;
+use std::str::FromStr;
+
+/// A mark: X moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// The first player.
+    X,
+    /// The second player.
+    O,
+}
+
+/// A tic-tac-toe position on a 3×3 or 4×4 board.
+///
+/// Text form (`FromStr`): `n` rows of `n` characters, `X`, `O` or `.`. `Display` draws the
+/// board as seed 001 does: `X | O |  ` rows (an empty cell is a space) between `---------`
+/// rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    n: u8,
+    x: u16,
+    o: u16,
+}
+
+/// A position that cannot arise in a game where X starts and the players alternate, and
+/// that stops as soon as somebody completes a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The number of X marks is not equal to, or one more than, the number of O marks.
+    Counts {
+        /// X marks.
+        x: u32,
+        /// O marks.
+        o: u32,
+    },
+    /// Both players have a line.
+    TwoWinners,
+    /// `.0` has a line, but the other player moved after it.
+    PlayedOn(Mark),
+}
+
+/// Text that is not a 3×3 or 4×4 board of `X`, `O` and `.`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The number of rows is not 3 or 4.
+    Size(usize),
+    /// A row (1-based) whose length differs from the number of rows.
+    RowLength {
+        /// The 1-based row.
+        row: usize,
+        /// Its length.
+        len: usize,
+    },
+    /// A character other than `X`, `O` or `.`.
+    Symbol {
+        /// The 1-based row.
+        row: usize,
+        /// The character.
+        symbol: char,
+    },
+}
+
+/// Board sizes: 3 (three in a row) and 4 (four in a row).
+pub const SIZES: [usize; 2] = [3, 4];
+
+/// The winning lines of an `n`×`n` board as cell masks: rows, columns, the two diagonals.
+const fn lines(n: usize) -> [u16; 10] {
+    let mut out = [0u16; 10];
+    let mut i = 0;
+    while i < n {
+        let mut j = 0;
+        while j < n {
+            out[i] |= 1 << (n * i + j); // row i
+            out[n + i] |= 1 << (n * j + i); // column i
+            j += 1;
+        }
+        out[2 * n] |= 1 << (n * i + i);
+        out[2 * n + 1] |= 1 << (n * i + (n - 1 - i));
+        i += 1;
+    }
+    out
+}
+
+const LINES_3: [u16; 10] = lines(3);
+const LINES_4: [u16; 10] = lines(4);
+
+impl Board {
+    /// The empty `n`×`n` board.
+    ///
+    /// # Errors
+    ///
+    /// `ParseError::Size` unless `n` is 3 or 4.
+    pub fn new(n: usize) -> Result<Board, ParseError> {
+        if SIZES.contains(&n) {
+            Ok(Board {
+                n: n as u8,
+                x: 0,
+                o: 0,
+            })
+        } else {
+            Err(ParseError::Size(n))
+        }
+    }
+
+    /// A position from the marks of the cells, row by row (`None` for empty), checked to be
+    /// reachable in a game.
+    ///
+    /// # Errors
+    ///
+    /// `ParseError::Size` wrapped as [`FromCellsError::Size`] when the number of cells is
+    /// not 9 or 16, or [`FromCellsError::Position`] for an unreachable position.
+    pub fn from_cells(cells: &[Option<Mark>]) -> Result<Board, FromCellsError> {
+        let n = match cells.len() {
+            9 => 3,
+            16 => 4,
+            len => return Err(FromCellsError::Size(len)),
+        };
+        let mut board = Board::new(n).map_err(|_| FromCellsError::Size(cells.len()))?;
+        for (i, cell) in cells.iter().enumerate() {
+            match cell {
+                Some(Mark::X) => board.x |= 1 << i,
+                Some(Mark::O) => board.o |= 1 << i,
+                None => {}
+            }
+        }
+        board.check().map_err(FromCellsError::Position)?;
+        Ok(board)
+    }
+
+    /// Side length: 3 or 4.
+    pub fn size(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// The mark on cell `i` (row-major, `0..n*n`), if any.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is outside the board.
+    pub fn at(&self, i: usize) -> Option<Mark> {
+        assert!(i < self.size() * self.size(), "cell {i} is off the board");
+        if self.x >> i & 1 == 1 {
+            Some(Mark::X)
+        } else if self.o >> i & 1 == 1 {
+            Some(Mark::O)
+        } else {
+            None
+        }
+    }
+
+    /// The player to move: X when both have made as many moves.
+    pub fn to_move(&self) -> Mark {
+        if self.x.count_ones() == self.o.count_ones() {
+            Mark::X
+        } else {
+            Mark::O
+        }
+    }
+
+    fn lines(&self) -> &'static [u16] {
+        match self.n {
+            3 => &LINES_3[..8],
+            _ => &LINES_4,
+        }
+    }
+
+    fn has_line(&self, marks: u16) -> bool {
+        self.lines().iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The player with a complete line, if any (X if both have one; see [`Board::check`]).
+    pub fn winner(&self) -> Option<Mark> {
+        if self.has_line(self.x) {
+            Some(Mark::X)
+        } else if self.has_line(self.o) {
+            Some(Mark::O)
+        } else {
+            None
+        }
+    }
+
+    /// Whether every cell is marked.
+    pub fn is_full(&self) -> bool {
+        (self.x | self.o).count_ones() as usize == self.size() * self.size()
+    }
+
+    /// Whether the game is over: a line is complete or the board is full.
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some() || self.is_full()
+    }
+
+    /// Checks that the position can arise in a game: X has as many marks as O or one more,
+    /// at most one player has a line, and nobody moved after a line was completed.
+    ///
+    /// # Errors
+    ///
+    /// The first of these rules that fails.
+    pub fn check(&self) -> Result<(), PositionError> {
+        let (x, o) = (self.x.count_ones(), self.o.count_ones());
+        if x != o && x != o + 1 {
+            return Err(PositionError::Counts { x, o });
+        }
+        match (self.has_line(self.x), self.has_line(self.o)) {
+            (true, true) => Err(PositionError::TwoWinners),
+            // X completed the line with its last move, so O cannot have moved since.
+            (true, false) if x != o + 1 => Err(PositionError::PlayedOn(Mark::X)),
+            (false, true) if x != o => Err(PositionError::PlayedOn(Mark::O)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The empty cells, in row-major order.
+    pub fn empty_cells(&self) -> impl Iterator<Item = usize> {
+        let (taken, cells) = (self.x | self.o, self.size() * self.size());
+        (0..cells).filter(move |&i| taken >> i & 1 == 0)
+    }
+}
+
+/// A cell list that is not a reachable 3×3 or 4×4 position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FromCellsError {
+    /// Not 9 or 16 cells.
+    Size(usize),
+    /// Not reachable in a game.
+    Position(PositionError),
+}
+
+impl Game for Board {
+    /// A cell index, row-major: `0..9` or `0..16`.
+    type Move = usize;
+
+    fn side(&self) -> Side {
+        match self.to_move() {
+            Mark::X => Side::First,
+            Mark::O => Side::Second,
+        }
+    }
+
+    /// The empty cells in row-major order, none once the game is over.
+    fn moves(&self) -> Vec<usize> {
+        if self.is_over() {
+            Vec::new()
+        } else {
+            self.empty_cells().collect()
+        }
+    }
+
+    fn after(&self, cell: usize) -> Option<Board> {
+        let bit = 1u16.checked_shl(cell as u32)?;
+        if self.is_over() || cell >= self.size() * self.size() || (self.x | self.o) & bit != 0 {
+            return None;
+        }
+        let mut next = *self;
+        match self.to_move() {
+            Mark::X => next.x |= bit,
+            Mark::O => next.o |= bit,
+        }
+        Some(next)
+    }
+
+    /// −1 when the game was won (by the player who just moved), 0 for a draw.
+    fn score(&self) -> Option<i32> {
+        if self.winner().is_some() {
+            Some(-1)
+        } else if self.is_full() {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Mark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mark::X => "X",
+            Mark::O => "O",
+        })
+    }
+}
+
+impl fmt::Display for Board {
+    /// Seed 001's drawing: cells joined by ` | `, an empty cell a space, rows separated by
+    /// a rule of dashes as wide as a row.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.size();
+        for r in 0..n {
+            let row: Vec<&str> = (0..n)
+                .map(|c| match self.at(r * n + c) {
+                    Some(Mark::X) => "X",
+                    Some(Mark::O) => "O",
+                    None => " ",
+                })
+                .collect();
+            writeln!(f, "{}", row.join(" | "))?;
+            if r + 1 < n {
+                writeln!(f, "{}", "-".repeat(4 * n - 3))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseError;
+
+    /// `n` rows of `n` characters from `X`, `O`, `.`; blank lines and surrounding spaces
+    /// are ignored. Reachability is not checked here: see [`Board::check`].
+    fn from_str(s: &str) -> Result<Board, ParseError> {
+        let rows: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let mut board = Board::new(rows.len())?;
+        let n = rows.len();
+        for (r, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            if len != n {
+                return Err(ParseError::RowLength { row: r + 1, len });
+            }
+            for (c, symbol) in row.chars().enumerate() {
+                match symbol {
+                    'X' => board.x |= 1 << (r * n + c),
+                    'O' => board.o |= 1 << (r * n + c),
+                    '.' => {}
+                    _ => return Err(ParseError::Symbol { row: r + 1, symbol }),
+                }
+            }
+        }
+        Ok(board)
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Counts { x, o } => write!(
+                f,
+                "{x} X and {o} O cannot arise: X moves first, so it has as many marks as O or one more"
+            ),
+            PositionError::TwoWinners => f.write_str("both X and O have a line"),
+            PositionError::PlayedOn(mark) => {
+                write!(f, "{mark} has a line, but the game went on after it")
+            }
+        }
+    }
+}
+
+impl Error for PositionError {}
+
+impl fmt::Display for FromCellsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FromCellsError::Size(len) => write!(f, "a board has 9 or 16 cells, not {len}"),
+            FromCellsError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Error for FromCellsError {}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Size(n) => write!(f, "a board has 3 or 4 rows, not {n}"),
+            ParseError::RowLength { row, len } => {
+                write!(
+                    f,
+                    "row {row} has {len} cells, not as many as there are rows"
+                )
+            }
+            ParseError::Symbol { row, symbol } => {
+                write!(f, "row {row}: {symbol:?} is not X, O or .")
+            }
+        }
+    }
+}
+
+impl Error for ParseError {}
