@@ -1,0 +1,98 @@
+//! Baekjoon 4664 — Find the Winning Move (4×4 tic-tac-toe, four in a row).
+//!
+//! Input: cases `?` followed by 4 lines of 4 characters from `.`, `x`, `o`; a line `$`
+//! ends the input. In each case it is x's turn, each side has made at least two moves, and
+//! the game is not over.
+//! Output per case: `(r,c)` of the first move in row-major order after which x can force a
+//! win, or `#####` if there is none.
+//!
+//! Each candidate is settled by a null-window alpha-beta search with a transposition table
+//! shared by all candidates and cases (does o lose after this move, yes or no?), which is
+//! what keeps the worst cases (four marks on the board) fast.
+//! `--trace` prints each candidate's verdict and the nodes searched to stderr.
+//!
+//! A case that breaks the promises above, a wrong symbol or row length, or a missing `$`
+//! is one line on stderr and exit status 1.
+
+use games::judge::{self, InputError, Options, Tokens};
+use games::search::{alpha_beta_tt, Game, Table};
+use games::tictactoe::{Board, Mark};
+use std::fmt::Write;
+
+fn main() {
+    judge::run("boj4664", solve)
+}
+
+fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {
+    let mut tokens = Tokens::new(input);
+    let mut table = Table::new();
+    loop {
+        match tokens.token("`?` or `$`")? {
+            "$" => break,
+            "?" => {}
+            other => {
+                return Err(tokens.rule_error(format!(
+                    "a case starts with `?` and the input ends with `$`, not {other:?}"
+                )))
+            }
+        }
+        let mut cells = Vec::with_capacity(16);
+        for r in 0..4 {
+            let row = tokens.token("a row of four x, o or .")?;
+            if row.chars().count() != 4 {
+                return Err(
+                    tokens.rule_error(format!("row {r} has {} cells, not 4", row.chars().count()))
+                );
+            }
+            for symbol in row.chars() {
+                cells.push(match symbol {
+                    'x' => Some(Mark::X),
+                    'o' => Some(Mark::O),
+                    '.' => None,
+                    _ => return Err(tokens.rule_error(format!("{symbol:?} is not x, o or ."))),
+                });
+            }
+        }
+        let board = Board::from_cells(&cells).map_err(|e| tokens.rule_error(e))?;
+        let marks = |m| cells.iter().filter(|&&c| c == Some(m)).count();
+        if board.to_move() != Mark::X || marks(Mark::O) < 2 || board.is_over() {
+            return Err(tokens.rule_error(
+                "the problem promises x to move, at least two moves each, and a game not over",
+            ));
+        }
+        match winning_move(&board, &mut table, options.trace) {
+            Some(cell) => {
+                let _ = writeln!(out, "({},{})", cell / 4, cell % 4);
+            }
+            None => {
+                let _ = writeln!(out, "#####");
+            }
+        }
+    }
+    tokens.finish()
+}
+
+/// The first cell, row-major, after which x (to move) can force a win.
+fn winning_move(board: &Board, table: &mut Table<Board>, trace: bool) -> Option<usize> {
+    board.moves().into_iter().find(|&cell| {
+        let next = board.after(cell).expect("a listed move is legal");
+        // o to move: x has a forced win exactly when o's value is -1. The null window
+        // (-1, 0) asks only that: a result <= -1 means a loss for o, >= 0 means not.
+        let search = alpha_beta_tt(&next, (-1, 0), table);
+        let wins = search.value <= -1;
+        if trace {
+            eprintln!(
+                "({},{}): {} ({} nodes)",
+                cell / 4,
+                cell % 4,
+                if wins {
+                    "x forces a win"
+                } else {
+                    "no forced win"
+                },
+                search.nodes
+            );
+        }
+        wins
+    })
+}

@@ -1,0 +1,53 @@
+//! Baekjoon 7682 — 틱택토: is each board a position where a game can end?
+//!
+//! Input: lines of 9 characters from `X`, `O`, `.` (row-major), then a line `end`.
+//! Output per line: `valid` if a game where X starts, the players alternate, and play stops
+//! as soon as a line is complete or the board is full can end there; else `invalid`.
+//! `--trace` gives the reason for each `invalid` on stderr.
+//!
+//! A line of another length, another symbol, or a missing `end` is one line on stderr and
+//! exit status 1.
+
+use games::judge::{self, InputError, Options, Tokens};
+use games::tictactoe::{Board, Mark};
+use std::fmt::Write;
+
+fn main() {
+    judge::run("boj7682", solve)
+}
+
+fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {
+    let mut tokens = Tokens::new(input);
+    loop {
+        let line = tokens.token("a board of 9 characters or `end`")?;
+        if line == "end" {
+            break;
+        }
+        let mut cells = Vec::with_capacity(9);
+        for symbol in line.chars() {
+            cells.push(match symbol {
+                'X' => Some(Mark::X),
+                'O' => Some(Mark::O),
+                '.' => None,
+                _ => {
+                    return Err(tokens.rule_error(format!("{symbol:?} is not X, O or .")));
+                }
+            });
+        }
+        if cells.len() != 9 {
+            return Err(
+                tokens.rule_error(format!("a board has 9 cells, this line {}", cells.len()))
+            );
+        }
+        let verdict = match Board::from_cells(&cells) {
+            Ok(board) if board.is_over() => Ok(()),
+            Ok(_) => Err("the game is not over yet".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = writeln!(out, "{}", if verdict.is_ok() { "valid" } else { "invalid" });
+        if let (true, Err(why)) = (options.trace, verdict) {
+            eprintln!("line {}: {line} is invalid: {why}", tokens.line());
+        }
+    }
+    tokens.finish()
+}
