@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every solver against its sample cases in testdata/, like an online judge would.
 #
-#   scripts/check.sh [-t SECONDS] [problem...]
+#   scripts/check.sh [-t SECONDS] [--bundle] [problem...]
 #
-# Builds the solvers once (release), then runs each case testdata/<problem>/<case>.in:
+# Builds the solvers once (release) — or, with --bundle, the single-file builds of
+# scripts/bundle.sh compiled alone with rustc 1.70.0 (as a judge compiles them) — then runs
+# each case testdata/<problem>/<case>.in:
 #   <case>.out  the expected stdout; exit status 0 expected. Compared like the judges compare:
 #               trailing spaces and trailing blank lines are ignored.
 #   <case>.err  the expected one-line error on stderr; exit status 1 and empty stdout expected.
@@ -12,15 +14,18 @@
 set -uo pipefail
 
 usage() {
-    echo "usage: $0 [-t SECONDS] [problem...]" >&2
+    echo "usage: $0 [-t SECONDS] [--bundle] [problem...]" >&2
     echo "  -t, --time-limit SECONDS   time limit per case (default 2)" >&2
+    echo "  --bundle                   judge the single-file builds (target/bundle/*.rs)" >&2
     exit 2
 }
 
 limit=2
+bundle=0
 problems=()
 while [ $# -gt 0 ]; do
     case "$1" in
+        --bundle) bundle=1; shift ;;
         -t | --time-limit)
             [ $# -ge 2 ] || usage
             limit=$2
@@ -48,13 +53,33 @@ for p in "${problems[@]}"; do
     fi
 done
 
-echo "building solvers (release)..." >&2
-if ! (cd "$root" && cargo build --release --quiet -p solvers --bins); then
-    echo "build failed" >&2
-    exit 1
+if [ $bundle -eq 1 ]; then
+    echo "bundling solvers..." >&2
+    "$root/scripts/bundle.sh" "${problems[@]}" >&2 || exit 1
+    bindir=$(mktemp -d)
+    trap 'rm -rf "$bindir"' EXIT
+    if rustup run 1.70.0 rustc --version >/dev/null 2>&1; then
+        rustc_cmd=(rustup run 1.70.0 rustc)
+    else
+        echo "warning: rustc 1.70.0 is not installed (rustup toolchain install 1.70.0 --profile minimal); using $(rustc --version)" >&2
+        rustc_cmd=(rustc)
+    fi
+    for p in "${problems[@]}"; do
+        cp "$root/target/bundle/$p.rs" "$bindir/$p.rs"
+        if ! (cd "$bindir" && "${rustc_cmd[@]}" --edition 2021 -O -o "$p" "$p.rs"); then
+            echo "the bundle of $p does not compile" >&2
+            exit 1
+        fi
+    done
+else
+    echo "building solvers (release)..." >&2
+    if ! (cd "$root" && cargo build --release --quiet -p solvers --bins); then
+        echo "build failed" >&2
+        exit 1
+    fi
+    bindir="${CARGO_TARGET_DIR:-$root/target}/release"
+    [[ "$bindir" = /* ]] || bindir="$root/$bindir"
 fi
-bindir="${CARGO_TARGET_DIR:-$root/target}/release"
-[[ "$bindir" = /* ]] || bindir="$root/$bindir"
 
 if [ -t 1 ]; then
     green=$'\e[32m' red=$'\e[31m' yellow=$'\e[33m' reset=$'\e[0m'
@@ -63,7 +88,7 @@ else
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; [ $bundle -eq 0 ] || rm -rf "$bindir"' EXIT
 
 # Strips trailing whitespace from each line and trailing blank lines from the end.
 normalize() {

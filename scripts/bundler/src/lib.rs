@@ -1,0 +1,812 @@
+//! Single-file builds of the workspace's solvers for online judges.
+//!
+//! A judge compiles one file with plain `rustc` and no external crates. [`bundle`] turns
+//! `solvers/src/bin/<problem>.rs` into such a file:
+//!
+//! - the solver's own items, with its `games::…` and `proconio::…` paths rewritten to the
+//!   inlined modules (`crate::games::…`);
+//! - `pub mod games { … }`: only the modules of the shared crate that the solver reaches,
+//!   following `games::` paths from the solver and `crate::` paths between modules
+//!   (`super::` stays inside a module and needs nothing);
+//! - `pub mod proconio { … }` when the solver uses proconio, read from the package source
+//!   Cargo resolved (`cargo metadata --offline`), with `crate::` and `$crate::` rewritten so
+//!   that `input!` and its markers work from inside the module (its `#[macro_export]` macros
+//!   stay at the crate root, where judges' code expects them);
+//! - any other crate is refused with an error naming it.
+//!
+//! `#[cfg(test)]` items, items behind a Cargo feature, and doc comments are left out; a header
+//! names the inlined crates and their licences. The output depends only on the sources: the
+//! same input gives a byte-identical file.
+
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream, TokenTree};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+
+/// A library crate that can be inlined.
+#[derive(Clone, Debug)]
+pub struct Crate {
+    /// Package name (also its name in paths).
+    pub name: String,
+    /// Package version.
+    pub version: String,
+    /// SPDX licence expression.
+    pub license: String,
+    /// Authors, for the header.
+    pub authors: Vec<String>,
+    /// The library's root file (`src/lib.rs`).
+    pub lib: PathBuf,
+}
+
+/// What the bundler needs to know about the workspace, from `cargo metadata`.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    /// The workspace root.
+    pub root: PathBuf,
+    /// The shared crate.
+    pub games: Crate,
+    /// proconio as Cargo resolved it, if it is in the dependency graph.
+    pub proconio: Option<Crate>,
+    /// Names of the solvers package's dependencies: a solver may only use `games` and
+    /// `proconio` of these.
+    pub solver_deps: Vec<String>,
+}
+
+/// A single-file build of one solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bundle {
+    /// The problem (the solver's file stem).
+    pub problem: String,
+    /// The file.
+    pub source: String,
+    /// The inlined crates, as `name version (licence)`.
+    pub inlined: Vec<String>,
+}
+
+/// Why a solver cannot be bundled.
+#[derive(Debug)]
+pub enum Error {
+    /// A file could not be read.
+    Io(PathBuf, std::io::Error),
+    /// A file is not valid Rust.
+    Parse(PathBuf, syn::Error),
+    /// `cargo metadata` failed or did not describe the workspace as expected.
+    Metadata(String),
+    /// The solver uses a crate that cannot ride along in one file.
+    ForeignCrate {
+        /// The solver.
+        solver: PathBuf,
+        /// The crate.
+        krate: String,
+    },
+    /// A construct the bundler does not handle.
+    Unsupported(PathBuf, String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            Error::Parse(path, e) => {
+                let at = e.span().start();
+                write!(f, "{}:{}:{}: {e}", path.display(), at.line, at.column + 1)
+            }
+            Error::Metadata(why) => write!(f, "cargo metadata: {why}"),
+            Error::ForeignCrate { solver, krate } => write!(
+                f,
+                "{} uses the crate `{krate}`, which cannot be bundled: a judge compiles one file \
+                 with no external crates, and only `games` and `proconio` are inlined",
+                solver.display()
+            ),
+            Error::Unsupported(path, what) => write!(f, "{}: {what}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Workspace {
+    /// Reads the workspace at `root` with `cargo metadata`: first `--offline`, from Cargo's
+    /// package cache alone; if the cache lacks a package of the lock file (a fresh machine
+    /// that has not built everything yet), again with `--locked`, letting Cargo fetch just
+    /// those from its registry. Nothing is re-resolved either way.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Metadata`] when Cargo fails or the `games` or `solvers` package is missing.
+    pub fn load(root: &Path) -> Result<Workspace, Error> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let metadata = |mode: &str| {
+            std::process::Command::new(&cargo)
+                .args(["metadata", "--format-version", "1", mode, "--manifest-path"])
+                .arg(root.join("Cargo.toml"))
+                .output()
+                .map_err(|e| Error::Metadata(e.to_string()))
+        };
+        let mut out = metadata("--offline")?;
+        if !out.status.success() {
+            out = metadata("--locked")?;
+        }
+        if !out.status.success() {
+            return Err(Error::Metadata(
+                String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            ));
+        }
+        let json: serde_json::Value =
+            serde_json::from_slice(&out.stdout).map_err(|e| Error::Metadata(e.to_string()))?;
+        let packages = json["packages"]
+            .as_array()
+            .ok_or_else(|| Error::Metadata("no packages".to_string()))?;
+        let find = |name: &str| packages.iter().find(|p| p["name"] == name);
+        let as_crate = |p: &serde_json::Value| -> Option<Crate> {
+            let lib = p["targets"].as_array()?.iter().find(|t| {
+                t["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "lib"))
+            })?;
+            Some(Crate {
+                name: p["name"].as_str()?.to_string(),
+                version: p["version"].as_str()?.to_string(),
+                license: p["license"]
+                    .as_str()
+                    .unwrap_or("unknown licence")
+                    .to_string(),
+                authors: p["authors"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                lib: PathBuf::from(lib["src_path"].as_str()?),
+            })
+        };
+        let games = find("games")
+            .and_then(as_crate)
+            .ok_or_else(|| Error::Metadata("no library package `games`".to_string()))?;
+        let solvers =
+            find("solvers").ok_or_else(|| Error::Metadata("no package `solvers`".to_string()))?;
+        let solver_deps = solvers["dependencies"]
+            .as_array()
+            .map(|deps| {
+                deps.iter()
+                    .filter(|d| d["kind"].is_null())
+                    .filter_map(|d| d["name"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Workspace {
+            root: root.to_path_buf(),
+            games,
+            proconio: find("proconio").and_then(as_crate),
+            solver_deps,
+        })
+    }
+}
+
+fn read(path: &Path) -> Result<syn::File, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io(path.to_path_buf(), e))?;
+    syn::parse_file(&text).map_err(|e| Error::Parse(path.to_path_buf(), e))
+}
+
+/// Bundles the solver at `solver` (a file under `solvers/src/bin/`).
+///
+/// # Errors
+///
+/// [`Error`] when a file cannot be read or parsed, the solver uses a crate other than
+/// `games` and `proconio`, or proconio is needed but not resolved.
+pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
+    let problem = solver
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| Error::Unsupported(solver.to_path_buf(), "no file name".to_string()))?
+        .to_string();
+    let mut file = read(solver)?;
+    strip(&mut file.items);
+    file.attrs.retain(|a| !a.path().is_ident("doc"));
+
+    // Which crates the solver names, by the first segment of its paths.
+    let mut uses = FirstSegments::default();
+    uses.visit_file(&file);
+    for name in &uses.all {
+        if ws.solver_deps.contains(name) && name != "games" && name != "proconio" {
+            return Err(Error::ForeignCrate {
+                solver: solver.to_path_buf(),
+                krate: name.clone(),
+            });
+        }
+    }
+    for item in &file.items {
+        if let syn::Item::ExternCrate(e) = item {
+            return Err(Error::ForeignCrate {
+                solver: solver.to_path_buf(),
+                krate: e.ident.to_string(),
+            });
+        }
+    }
+
+    let mut modules = Vec::new();
+    let mut inlined = Vec::new();
+    if uses.all.contains("games") {
+        let reached: BTreeSet<String> = uses.after("games");
+        modules.push(inline_games(&ws.games, &reached)?);
+        inlined.push(describe(&ws.games, "this workspace"));
+    }
+    let mut macros = BTreeSet::new();
+    if uses.all.contains("proconio") {
+        let krate = ws.proconio.as_ref().ok_or_else(|| {
+            Error::Metadata(format!(
+                "{} uses proconio, but Cargo has not resolved it: add it to solvers' dependencies",
+                solver.display()
+            ))
+        })?;
+        let (module, exported) = inline_proconio(krate)?;
+        macros = exported;
+        modules.push(module);
+        inlined.push(describe(krate, &krate.authors.join(", ")));
+    }
+
+    let mut rewrite = SolverPaths { macros: &macros };
+    rewrite.visit_file_mut(&mut file);
+    file.items.retain(|item| !is_empty_use(item));
+    file.items.extend(modules);
+
+    let from = solver.strip_prefix(&ws.root).unwrap_or(solver);
+    let header = format!(
+        "// {problem}: a single-file build for online judges (rustc, edition 2021, no external crates).\n\
+         // Generated by scripts/bundler from {}; edit that, not this file.\n\
+         // Inlined crates: {}.\n\n",
+        from.display(),
+        inlined.join("; ")
+    );
+    Ok(Bundle {
+        problem,
+        source: header + &prettyplease::unparse(&file),
+        inlined,
+    })
+}
+
+fn describe(krate: &Crate, by: &str) -> String {
+    format!(
+        "{} {} ({by}; licence {})",
+        krate.name, krate.version, krate.license
+    )
+}
+
+/// Drops `#[cfg(test)]` items, items behind a Cargo feature (none is enabled), and doc
+/// comments, recursively.
+fn strip(items: &mut Vec<syn::Item>) {
+    items.retain(|item| !attrs_of(item).iter().any(is_cfg_off));
+    Docs.visit_items(items);
+}
+
+fn is_cfg_off(attr: &syn::Attribute) -> bool {
+    if !attr.path().is_ident("cfg") {
+        return false;
+    }
+    let tokens = match &attr.meta {
+        syn::Meta::List(list) => list.tokens.to_string(),
+        _ => return false,
+    };
+    tokens == "test" || tokens.starts_with("feature")
+}
+
+fn attrs_of(item: &syn::Item) -> &[syn::Attribute] {
+    use syn::Item::*;
+    match item {
+        Const(i) => &i.attrs,
+        Enum(i) => &i.attrs,
+        ExternCrate(i) => &i.attrs,
+        Fn(i) => &i.attrs,
+        ForeignMod(i) => &i.attrs,
+        Impl(i) => &i.attrs,
+        Macro(i) => &i.attrs,
+        Mod(i) => &i.attrs,
+        Static(i) => &i.attrs,
+        Struct(i) => &i.attrs,
+        Trait(i) => &i.attrs,
+        TraitAlias(i) => &i.attrs,
+        Type(i) => &i.attrs,
+        Union(i) => &i.attrs,
+        Use(i) => &i.attrs,
+        _ => &[],
+    }
+}
+
+/// Removes doc attributes everywhere, and `#[cfg(test)]` items inside inline modules.
+struct Docs;
+
+impl Docs {
+    fn visit_items(&mut self, items: &mut [syn::Item]) {
+        for item in items {
+            self.visit_item_mut(item);
+        }
+    }
+}
+
+fn drop_docs(attrs: &mut Vec<syn::Attribute>) {
+    attrs.retain(|a| !a.path().is_ident("doc"));
+}
+
+/// A `VisitMut` method for each node with attributes: drop its docs, then walk on.
+macro_rules! without_docs {
+    ($($method:ident: $ty:ty),* $(,)?) => {
+        $(
+            fn $method(&mut self, node: &mut $ty) {
+                drop_docs(&mut node.attrs);
+                syn::visit_mut::$method(self, node);
+            }
+        )*
+    };
+}
+
+impl VisitMut for Docs {
+    without_docs!(
+        visit_item_const_mut: syn::ItemConst,
+        visit_item_enum_mut: syn::ItemEnum,
+        visit_item_fn_mut: syn::ItemFn,
+        visit_item_impl_mut: syn::ItemImpl,
+        visit_item_macro_mut: syn::ItemMacro,
+        visit_item_static_mut: syn::ItemStatic,
+        visit_item_struct_mut: syn::ItemStruct,
+        visit_item_trait_mut: syn::ItemTrait,
+        visit_item_type_mut: syn::ItemType,
+        visit_item_union_mut: syn::ItemUnion,
+        visit_item_use_mut: syn::ItemUse,
+        visit_impl_item_const_mut: syn::ImplItemConst,
+        visit_impl_item_fn_mut: syn::ImplItemFn,
+        visit_impl_item_type_mut: syn::ImplItemType,
+        visit_trait_item_const_mut: syn::TraitItemConst,
+        visit_trait_item_fn_mut: syn::TraitItemFn,
+        visit_trait_item_type_mut: syn::TraitItemType,
+        visit_field_mut: syn::Field,
+        visit_variant_mut: syn::Variant,
+    );
+
+    fn visit_item_mod_mut(&mut self, module: &mut syn::ItemMod) {
+        drop_docs(&mut module.attrs);
+        if let Some((_, items)) = &mut module.content {
+            strip(items);
+        }
+    }
+}
+
+/// The first segments of every path, use tree and macro path in a file, and for each first
+/// segment the set of second segments seen after it.
+#[derive(Default)]
+struct FirstSegments {
+    all: BTreeSet<String>,
+    second: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl FirstSegments {
+    fn note(&mut self, first: String, second: Option<String>) {
+        if let Some(second) = second {
+            self.second.entry(first.clone()).or_default().insert(second);
+        }
+        self.all.insert(first);
+    }
+
+    fn after(&self, first: &str) -> BTreeSet<String> {
+        self.second.get(first).cloned().unwrap_or_default()
+    }
+}
+
+impl<'ast> Visit<'ast> for FirstSegments {
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let mut segments = path.segments.iter().map(|s| s.ident.to_string());
+        if let Some(first) = segments.next() {
+            self.note(first, segments.next());
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        fn walk(tree: &syn::UseTree, prefix: &[String], out: &mut FirstSegments) {
+            match tree {
+                syn::UseTree::Path(p) => {
+                    let mut next = prefix.to_vec();
+                    next.push(p.ident.to_string());
+                    walk(&p.tree, &next, out);
+                }
+                syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, prefix, out)),
+                syn::UseTree::Name(n) => leaf(prefix, n.ident.to_string(), out),
+                syn::UseTree::Rename(r) => leaf(prefix, r.ident.to_string(), out),
+                syn::UseTree::Glob(_) => leaf(prefix, "*".to_string(), out),
+            }
+        }
+        fn leaf(prefix: &[String], last: String, out: &mut FirstSegments) {
+            match prefix {
+                [] => out.note(last, None),
+                [first] => out.note(first.clone(), Some(last)),
+                [first, second, ..] => out.note(first.clone(), Some(second.clone())),
+            }
+        }
+        walk(&item.tree, &[], self);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        // Paths inside macro arguments (format!, assert!, vec! ...): `a :: b` token pairs.
+        scan_tokens(mac.tokens.clone(), self);
+    }
+}
+
+fn scan_tokens(tokens: TokenStream, out: &mut FirstSegments) {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tree) in trees.iter().enumerate() {
+        match tree {
+            TokenTree::Group(g) => scan_tokens(g.stream(), out),
+            TokenTree::Ident(first) => {
+                let preceded_by_path = i >= 1
+                    && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ':' || p.as_char() == '$');
+                if preceded_by_path {
+                    continue;
+                }
+                if let (
+                    Some(TokenTree::Punct(a)),
+                    Some(TokenTree::Punct(b)),
+                    Some(TokenTree::Ident(second)),
+                ) = (trees.get(i + 1), trees.get(i + 2), trees.get(i + 3))
+                {
+                    if a.as_char() == ':' && b.as_char() == ':' {
+                        out.note(first.to_string(), Some(second.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Inlines the shared crate: its root items, and the modules reached from `roots` (names
+/// after `games::` in the solver), following `crate::` paths.
+fn inline_games(krate: &Crate, roots: &BTreeSet<String>) -> Result<syn::Item, Error> {
+    let mut lib = read(&krate.lib)?;
+    strip(&mut lib.items);
+    let dir = krate.lib.parent().unwrap_or(Path::new("."));
+
+    // Root names: modules, and re-exports pointing into a module.
+    let mut module_of: BTreeMap<String, String> = BTreeMap::new();
+    for item in &lib.items {
+        match item {
+            syn::Item::Mod(m) => {
+                module_of.insert(m.ident.to_string(), m.ident.to_string());
+            }
+            syn::Item::Use(u) => {
+                for (name, module) in reexports(&u.tree) {
+                    module_of.insert(name, module);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let module_names: BTreeSet<String> = lib
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut loaded: BTreeMap<String, Vec<syn::Item>> = BTreeMap::new();
+    let mut queue: Vec<String> = roots
+        .iter()
+        .filter_map(|r| module_of.get(r).cloned())
+        .collect();
+    while let Some(name) = queue.pop() {
+        if loaded.contains_key(&name) {
+            continue;
+        }
+        let items = load_module(dir, &name)?;
+        let mut refs = FirstSegments::default();
+        for item in &items {
+            refs.visit_item(item);
+        }
+        queue.extend(
+            refs.after("crate")
+                .iter()
+                .filter_map(|r| module_of.get(r).cloned()),
+        );
+        loaded.insert(name, items);
+    }
+
+    let mut items = Vec::new();
+    for item in lib.items {
+        match item {
+            syn::Item::Mod(mut m) => {
+                if let Some(content) = loaded.remove(&m.ident.to_string()) {
+                    m.content = Some((Default::default(), content));
+                    m.semi = None;
+                    items.push(syn::Item::Mod(m));
+                }
+            }
+            syn::Item::Use(u) => {
+                // A re-export from a module left out goes too; other uses stay.
+                let keep = reexports(&u.tree).iter().all(|(_, module)| {
+                    !module_names.contains(module) || loaded_or_kept(module, &items)
+                });
+                if keep {
+                    items.push(syn::Item::Use(u));
+                }
+            }
+            other => items.push(other),
+        }
+    }
+    let mut module = wrap("games", items);
+    CratePaths {
+        name: "games",
+        macros: None,
+    }
+    .visit_item_mut(&mut module);
+    Ok(module)
+}
+
+fn loaded_or_kept(module: &str, kept: &[syn::Item]) -> bool {
+    kept.iter()
+        .any(|i| matches!(i, syn::Item::Mod(m) if m.ident == module))
+}
+
+/// `(name, module)` for each name a root `use` brings in from one of the crate's modules.
+fn reexports(tree: &syn::UseTree) -> Vec<(String, String)> {
+    fn last(tree: &syn::UseTree, module: &str, out: &mut Vec<(String, String)>) {
+        match tree {
+            syn::UseTree::Path(p) => last(&p.tree, module, out),
+            syn::UseTree::Name(n) => out.push((n.ident.to_string(), module.to_string())),
+            syn::UseTree::Rename(r) => out.push((r.rename.to_string(), module.to_string())),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| last(t, module, out)),
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let syn::UseTree::Path(p) = tree {
+        let module = p.ident.to_string();
+        if module == "crate" || module == "self" {
+            if let syn::UseTree::Path(inner) = &*p.tree {
+                last(&inner.tree, &inner.ident.to_string(), &mut out);
+            }
+        } else {
+            last(&p.tree, &module, &mut out);
+        }
+    }
+    out
+}
+
+/// The items of module `name` declared in the crate root at `dir`, its own `mod x;`
+/// declarations inlined recursively.
+fn load_module(dir: &Path, name: &str) -> Result<Vec<syn::Item>, Error> {
+    let flat = dir.join(format!("{name}.rs"));
+    let (file, children) = if flat.exists() {
+        (flat, dir.join(name))
+    } else {
+        (dir.join(name).join("mod.rs"), dir.join(name))
+    };
+    let mut parsed = read(&file)?;
+    strip(&mut parsed.items);
+    inline_children(&mut parsed.items, &children, &file)?;
+    Ok(parsed.items)
+}
+
+fn inline_children(items: &mut [syn::Item], dir: &Path, file: &Path) -> Result<(), Error> {
+    for item in items {
+        if let syn::Item::Mod(m) = item {
+            if m.attrs.iter().any(|a| a.path().is_ident("path")) {
+                return Err(Error::Unsupported(
+                    file.to_path_buf(),
+                    format!("#[path] on module `{}`", m.ident),
+                ));
+            }
+            match &mut m.content {
+                None => {
+                    let inner = load_module(dir, &m.ident.to_string())?;
+                    m.content = Some((Default::default(), inner));
+                    m.semi = None;
+                }
+                Some((_, inner)) => inline_children(inner, &dir.join(m.ident.to_string()), file)?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Inlines proconio whole (its modules depend on each other); returns the module and the
+/// names of its `#[macro_export]` macros.
+fn inline_proconio(krate: &Crate) -> Result<(syn::Item, BTreeSet<String>), Error> {
+    let mut lib = read(&krate.lib)?;
+    strip(&mut lib.items);
+    let dir = krate.lib.parent().unwrap_or(Path::new("."));
+    inline_children(&mut lib.items, dir, &krate.lib)?;
+    let macros: BTreeSet<String> = lib
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(m) if m.attrs.iter().any(|a| a.path().is_ident("macro_export")) => {
+                m.ident.as_ref().map(ToString::to_string)
+            }
+            _ => None,
+        })
+        .collect();
+    let mut module = wrap("proconio", lib.items);
+    CratePaths {
+        name: "proconio",
+        macros: Some(&macros),
+    }
+    .visit_item_mut(&mut module);
+    Ok((module, macros))
+}
+
+/// `#[allow(...)] pub mod name { items }`: the inlined crate keeps items the solver does not
+/// use, which are not worth a warning on a judge.
+fn wrap(name: &str, items: Vec<syn::Item>) -> syn::Item {
+    let ident = Ident::new(name, Span::call_site());
+    let mut module: syn::ItemMod = syn::parse_quote! {
+        #[allow(dead_code, unused_imports, unused_macros, clippy::all)]
+        pub mod #ident {}
+    };
+    module.content = Some((Default::default(), items));
+    syn::Item::Mod(module)
+}
+
+/// Rewrites an inlined crate's own paths: `crate::x` becomes `crate::<name>::x`; inside its
+/// macros, `$crate::x` becomes `$crate::<name>::x` unless `x` is one of its exported macros,
+/// which live at the crate root.
+struct CratePaths<'a> {
+    name: &'a str,
+    macros: Option<&'a BTreeSet<String>>,
+}
+
+impl VisitMut for CratePaths<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        // `crate::x` only: a lone `crate` is `pub(crate)`, which keeps its meaning.
+        if path.segments.len() > 1 && path.segments.first().is_some_and(|s| s.ident == "crate") {
+            let segment: syn::PathSegment = Ident::new(self.name, Span::call_site()).into();
+            path.segments.insert(1, segment);
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+
+    fn visit_use_tree_mut(&mut self, tree: &mut syn::UseTree) {
+        if let syn::UseTree::Path(p) = tree {
+            if p.ident == "crate" {
+                let inner = std::mem::replace(&mut *p.tree, placeholder());
+                let name = Ident::new(self.name, Span::call_site());
+                *p.tree = syn::parse_quote!(#name::#inner);
+                return;
+            }
+        }
+        syn::visit_mut::visit_use_tree_mut(self, tree);
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        mac.tokens = self.tokens(std::mem::take(&mut mac.tokens));
+        syn::visit_mut::visit_macro_mut(self, mac);
+    }
+
+    fn visit_item_macro_mut(&mut self, item: &mut syn::ItemMacro) {
+        item.mac.tokens = self.tokens(std::mem::take(&mut item.mac.tokens));
+    }
+}
+
+impl CratePaths<'_> {
+    fn tokens(&self, tokens: TokenStream) -> TokenStream {
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut out = Vec::with_capacity(trees.len());
+        for (i, tree) in trees.iter().enumerate() {
+            match tree {
+                TokenTree::Group(g) => {
+                    let mut group = proc_macro2::Group::new(g.delimiter(), self.tokens(g.stream()));
+                    group.set_span(g.span());
+                    out.push(TokenTree::Group(group));
+                }
+                TokenTree::Ident(id) if id == "crate" => {
+                    out.push(tree.clone());
+                    let is_path = matches!(
+                        (trees.get(i + 1), trees.get(i + 2)),
+                        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                            if a.as_char() == ':' && b.as_char() == ':'
+                    );
+                    let dollar = i >= 1
+                        && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '$');
+                    // `$crate::name!` names an exported macro at the crate root: keep it.
+                    let root_macro = dollar
+                        && matches!(
+                            (trees.get(i + 3), trees.get(i + 4), self.macros),
+                            (Some(TokenTree::Ident(name)), Some(TokenTree::Punct(bang)), Some(macros))
+                                if bang.as_char() == '!' && macros.contains(&name.to_string())
+                        );
+                    if is_path && !root_macro {
+                        out.push(TokenTree::Punct(Punct::new(':', Spacing::Joint)));
+                        out.push(TokenTree::Punct(Punct::new(':', Spacing::Alone)));
+                        out.push(TokenTree::Ident(Ident::new(self.name, Span::call_site())));
+                    }
+                }
+                _ => out.push(tree.clone()),
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// Rewrites the solver's paths: `games::x` and `proconio::x` become `crate::games::x` and
+/// `crate::proconio::x`; imports of proconio's exported macros are dropped (they live at
+/// the crate root, where the solver's code finds them unimported), and `proconio::input!`
+/// becomes `crate::input!`.
+struct SolverPaths<'a> {
+    macros: &'a BTreeSet<String>,
+}
+
+impl VisitMut for SolverPaths<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if let (Some(first), true) = (path.segments.first(), path.segments.len() > 1) {
+            if first.ident == "games" || first.ident == "proconio" {
+                let krate: syn::PathSegment = Ident::new("crate", Span::call_site()).into();
+                let is_macro = first.ident == "proconio"
+                    && path.segments.len() == 2
+                    && self.macros.contains(&path.segments[1].ident.to_string());
+                if is_macro {
+                    path.segments[0] = krate;
+                } else {
+                    path.segments.insert(0, krate);
+                }
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+
+    fn visit_item_use_mut(&mut self, item: &mut syn::ItemUse) {
+        if drop_macro_imports(&mut item.tree, false, self.macros) {
+            // Only macros were imported: leave an empty tree for `is_empty_use` to remove.
+            item.tree = syn::parse_quote!({});
+            return;
+        }
+        if let syn::UseTree::Path(p) = &mut item.tree {
+            if p.ident == "games" || p.ident == "proconio" {
+                let inner = std::mem::replace(&mut item.tree, placeholder());
+                item.tree = syn::parse_quote!(crate::#inner);
+            }
+        }
+    }
+}
+
+/// Removes `proconio::<macro>` leaves from a use tree; returns whether nothing is left.
+fn drop_macro_imports(
+    tree: &mut syn::UseTree,
+    in_proconio: bool,
+    macros: &BTreeSet<String>,
+) -> bool {
+    match tree {
+        syn::UseTree::Path(p) => {
+            drop_macro_imports(&mut p.tree, in_proconio || p.ident == "proconio", macros)
+        }
+        syn::UseTree::Name(n) => in_proconio && macros.contains(&n.ident.to_string()),
+        syn::UseTree::Rename(r) => in_proconio && macros.contains(&r.ident.to_string()),
+        syn::UseTree::Group(g) => {
+            g.items = std::mem::take(&mut g.items)
+                .into_iter()
+                .filter_map(|mut t| (!drop_macro_imports(&mut t, in_proconio, macros)).then_some(t))
+                .collect();
+            g.items.is_empty()
+        }
+        syn::UseTree::Glob(_) => false,
+    }
+}
+
+/// A use tree to leave behind while a real one is moved out.
+fn placeholder() -> syn::UseTree {
+    syn::parse_quote!(*)
+}
+
+fn is_empty_use(item: &syn::Item) -> bool {
+    fn empty(tree: &syn::UseTree) -> bool {
+        match tree {
+            syn::UseTree::Path(p) => empty(&p.tree),
+            syn::UseTree::Group(g) => g.items.iter().all(empty),
+            _ => false,
+        }
+    }
+    matches!(item, syn::Item::Use(u) if empty(&u.tree))
+}
