@@ -40,6 +40,7 @@
 //! ```
 
 use crate::rng::{self, Rng};
+use crate::search::{self, Side};
 use crate::Color;
 use std::collections::HashSet;
 use std::error::Error;
@@ -1037,10 +1038,12 @@ pub struct Game {
     seen: HashSet<u64>,
     to_move: Color,
     passes: u32,
+    /// Points given to White for moving second (area scoring).
+    komi: f64,
 }
 
 impl Game {
-    /// A game from `board`, Black to move.
+    /// A game from `board`, Black to move, no komi.
     pub fn new(board: Board, rule: KoRule) -> Game {
         let seen = std::iter::once(board.hash()).collect();
         Game {
@@ -1049,7 +1052,25 @@ impl Game {
             seen,
             to_move: Color::Black,
             passes: 0,
+            komi: 0.0,
         }
+    }
+
+    /// The same game with `komi` points for White in the final score.
+    pub fn with_komi(mut self, komi: f64) -> Game {
+        self.komi = komi;
+        self
+    }
+
+    /// The komi.
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    /// Black's area score minus White's and the komi: positive when Black is ahead.
+    pub fn margin(&self) -> f64 {
+        let (black, white) = self.board.area_score();
+        black as f64 - white as f64 - self.komi
     }
 
     /// The current position.
@@ -1158,6 +1179,78 @@ impl Game {
             .map(Move::Play)
             .chain(std::iter::once(Move::Pass))
             .collect()
+    }
+}
+
+impl search::Game for Game {
+    type Move = Move;
+
+    fn side(&self) -> Side {
+        match self.to_move {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
+        }
+    }
+
+    /// The legal moves of the side to move ([`Game::legal_moves`], the pass last); none once
+    /// two passes have ended the game.
+    fn moves(&self) -> Vec<Move> {
+        if self.is_over() {
+            Vec::new()
+        } else {
+            self.legal_moves()
+        }
+    }
+
+    fn after(&self, mv: Move) -> Option<Game> {
+        if self.is_over() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.play(mv).ok()?;
+        Some(next)
+    }
+
+    /// After two passes: +1 if the side to move wins on area with komi, −1 if it loses,
+    /// 0 on a tie.
+    fn score(&self) -> Option<i32> {
+        if !self.is_over() {
+            return None;
+        }
+        let margin = self.margin();
+        let black = if margin > 0.0 {
+            1
+        } else if margin < 0.0 {
+            -1
+        } else {
+            0
+        };
+        Some(match self.to_move {
+            Color::Black => black,
+            Color::White => -black,
+        })
+    }
+}
+
+/// A light playout from `game` ([`Board::playout`]: random moves that do not fill one's own
+/// eyes, under simple ko, to two passes) scored on area with the game's komi: +1 if the side
+/// to move in `game` wins, −1 if it loses, 0 on a tie. For [`crate::mcts::Playouts`].
+pub fn light_rollout(game: &Game, rng: &mut Rng) -> f64 {
+    let mut board = game.board.clone();
+    let cells = board.rows() * board.cols();
+    board.playout(game.to_move, rng, 4 * cells + 16);
+    let (black, white) = board.area_score();
+    let margin = black as f64 - white as f64 - game.komi;
+    let for_black = if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    match game.to_move {
+        Color::Black => for_black,
+        Color::White => -for_black,
     }
 }
 

@@ -10,11 +10,16 @@
 //! - [`search`]: the [`search::Game`] trait and exact searches over it: minimax,
 //!   alpha-beta, alpha-beta with a transposition table.
 //! - [`rng`]: a small seedable random number generator for playouts and searches.
+//! - [`mcts`]: Monte Carlo tree search with PUCT over [`search::Game`], with network or
+//!   playout evaluation.
+//! - [`alphago`]: seed 004's 7×7 policy/value network and simplified game.
 //! - [`judge`]: reading judge input with line numbers and typed errors; the solvers' `main`.
 
+pub mod alphago;
 pub mod color;
 pub mod go;
 pub mod judge;
+pub mod mcts;
 pub mod othello;
 pub mod rng;
 pub mod search;

@@ -1,0 +1,274 @@
+//! Monte Carlo tree search with PUCT (AlphaGo's selection rule), generic over
+//! [`Game`], with pluggable leaf evaluation: a network's priors and value, or random
+//! playouts with uniform priors.
+//!
+//! One iteration, as seed 004 does it: **select** from the root down to a leaf, at each node
+//! the child with the highest `Q + c · P · √N / (1 + n)` (`N` the node's visits, `n`, `P`
+//! the child's visits and prior; ties go to the first child in move order); **expand** the
+//! leaf unless the game is over there, giving each child its prior; **evaluate** the leaf:
+//! the evaluator's value, or the final score (+1, 0, −1) of a finished game; **back up**:
+//! every node on the path gains a visit and the value, its sign flipping at each level.
+//! The root is expanded first and starts with one visit; the move played is the most
+//! visited child of the root.
+//!
+//! **Signs.** A node's total value is kept from the point of view of the player to move
+//! *at that node*. Choosing among children, the player at the parent must therefore use
+//! `Q = −(child total / child visits)`: what the child is worth to *them*. That is
+//! [`Signs::Negamax`], the default. Seed 004 uses the child's total as it stands, so every
+//! choice favours the opponent's best replies; [`Signs::Seed`] keeps that, only to reproduce
+//! the seed's output.
+
+use crate::rng::Rng;
+use crate::search::Game;
+
+/// How a parent reads its children's values; see the module docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signs {
+    /// The parent uses minus the child's value (correct).
+    Negamax,
+    /// The parent uses the child's value as stored (seed 004, only to reproduce its output).
+    Seed,
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Iterations after the root's expansion.
+    pub iterations: u32,
+    /// The PUCT exploration constant `c`.
+    pub c_puct: f64,
+    /// How parents read children's values.
+    pub signs: Signs,
+}
+
+impl Default for Settings {
+    /// Seed 004's search: 500 iterations, `c = 2`, with the correct signs.
+    fn default() -> Settings {
+        Settings {
+            iterations: 500,
+            c_puct: 2.0,
+            signs: Signs::Negamax,
+        }
+    }
+}
+
+/// Leaf evaluation: priors for the moves of a position and its value for the side to move.
+pub trait Evaluator<G: Game> {
+    /// Fills `priors` (cleared first) with one probability per move of `moves`, in order,
+    /// and returns the value of `game` for its side to move, in `[-1, 1]`.
+    fn evaluate(&mut self, game: &G, moves: &[G::Move], priors: &mut Vec<f64>) -> f64;
+}
+
+/// A finished game's value for the side to move: the sign of its score.
+fn terminal_value<G: Game>(game: &G) -> Option<f64> {
+    game.score().map(|s| f64::from(s.signum()))
+}
+
+/// Uniform priors and the result of one random playout: uniformly random moves until the
+/// game ends, or a game-specific rollout (light playouts for Go).
+pub struct Playouts<G: Game> {
+    rng: Rng,
+    rollout: fn(&G, &mut Rng) -> f64,
+}
+
+impl<G: Game> Playouts<G> {
+    /// Playouts of uniformly random legal moves, seeded with `seed`.
+    pub fn new(seed: u64) -> Playouts<G> {
+        Playouts {
+            rng: Rng::new(seed),
+            rollout: random_rollout::<G>,
+        }
+    }
+
+    /// Playouts by `rollout`, which returns a position's result for its side to move.
+    pub fn with_rollout(seed: u64, rollout: fn(&G, &mut Rng) -> f64) -> Playouts<G> {
+        Playouts {
+            rng: Rng::new(seed),
+            rollout,
+        }
+    }
+}
+
+/// The result, for the side to move in `game`, of uniformly random moves to the end.
+pub fn random_rollout<G: Game>(game: &G, rng: &mut Rng) -> f64 {
+    let mut position = game.clone();
+    let mut flips = 1.0;
+    loop {
+        if let Some(value) = terminal_value(&position) {
+            return flips * value;
+        }
+        let moves = position.moves();
+        let mv = moves[rng.below(moves.len())];
+        position = position.after(mv).expect("a listed move is legal");
+        flips = -flips;
+    }
+}
+
+impl<G: Game> Evaluator<G> for Playouts<G> {
+    fn evaluate(&mut self, game: &G, moves: &[G::Move], priors: &mut Vec<f64>) -> f64 {
+        priors.clear();
+        priors.resize(moves.len(), 1.0 / moves.len() as f64);
+        (self.rollout)(game, &mut self.rng)
+    }
+}
+
+/// A node of the search tree. Children are stored together in the tree's arena.
+#[derive(Clone, Debug)]
+pub struct Node<G: Game> {
+    /// The position, made when the node is first reached.
+    state: Option<G>,
+    /// The move that led here (`None` at the root).
+    pub mv: Option<G::Move>,
+    /// The prior probability of that move.
+    pub prior: f64,
+    /// Visits.
+    pub visits: u32,
+    /// Sum of the values backed up through this node, for the player to move here.
+    pub total: f64,
+    children: std::ops::Range<u32>,
+}
+
+impl<G: Game> Node<G> {
+    /// Mean value for the player to move at this node (0 before any visit).
+    pub fn q(&self) -> f64 {
+        self.total / f64::from(self.visits.max(1))
+    }
+}
+
+/// A search tree: the nodes in one arena, the root first.
+pub struct Tree<G: Game> {
+    nodes: Vec<Node<G>>,
+    settings: Settings,
+    priors: Vec<f64>,
+    path: Vec<u32>,
+}
+
+impl<G: Game> Tree<G> {
+    /// Searches from `root` with `settings`, evaluating leaves with `evaluator`.
+    ///
+    /// # Complexity
+    ///
+    /// One evaluation per iteration; the arena grows by the moves of each expanded node.
+    pub fn search(root: &G, settings: Settings, evaluator: &mut impl Evaluator<G>) -> Tree<G> {
+        let mut tree = Tree {
+            nodes: vec![Node {
+                state: Some(root.clone()),
+                mv: None,
+                prior: 0.0,
+                visits: 1,
+                total: 0.0,
+                children: 0..0,
+            }],
+            settings,
+            priors: Vec::new(),
+            path: Vec::new(),
+        };
+        if terminal_value(root).is_none() {
+            tree.expand(0, evaluator);
+            for _ in 0..settings.iterations {
+                tree.iterate(evaluator);
+            }
+        }
+        tree
+    }
+
+    /// The root.
+    pub fn root(&self) -> &Node<G> {
+        &self.nodes[0]
+    }
+
+    /// The root's children, in move order.
+    pub fn children(&self) -> &[Node<G>] {
+        let r = &self.nodes[0].children;
+        &self.nodes[r.start as usize..r.end as usize]
+    }
+
+    /// The most visited child's move (the first of equals), or `None` if the game is over.
+    pub fn best_move(&self) -> Option<G::Move> {
+        let mut best: Option<&Node<G>> = None;
+        for child in self.children() {
+            if best.map_or(true, |b| child.visits > b.visits) {
+                best = Some(child);
+            }
+        }
+        best.and_then(|b| b.mv)
+    }
+
+    /// Expands node `n`; returns the evaluator's value of its position.
+    fn expand(&mut self, n: usize, evaluator: &mut impl Evaluator<G>) -> f64 {
+        let state = self.nodes[n]
+            .state
+            .as_ref()
+            .expect("an expanded node has its position");
+        let moves = state.moves();
+        let value = evaluator.evaluate(state, &moves, &mut self.priors);
+        let first = self.nodes.len() as u32;
+        for (mv, &prior) in moves.iter().zip(&self.priors) {
+            self.nodes.push(Node {
+                state: None,
+                mv: Some(*mv),
+                prior,
+                visits: 0,
+                total: 0.0,
+                children: 0..0,
+            });
+        }
+        self.nodes[n].children = first..self.nodes.len() as u32;
+        value
+    }
+
+    /// The child of `n` that PUCT selects: the first with the highest score.
+    fn select(&self, n: usize) -> usize {
+        let node = &self.nodes[n];
+        let sqrt_n = f64::from(node.visits).sqrt();
+        let c = self.settings.c_puct;
+        let mut best = (f64::NEG_INFINITY, 0);
+        for i in node.children.clone() {
+            let child = &self.nodes[i as usize];
+            let q = match self.settings.signs {
+                Signs::Negamax => -child.q(),
+                Signs::Seed => child.q(),
+            };
+            // The seed's order of operations: c · P · √N / (1 + n), then Q + U.
+            let u = c * child.prior * sqrt_n / (1.0 + f64::from(child.visits));
+            let score = q + u;
+            if score > best.0 {
+                best = (score, i as usize);
+            }
+        }
+        best.1
+    }
+
+    fn iterate(&mut self, evaluator: &mut impl Evaluator<G>) {
+        self.path.clear();
+        let mut n = 0;
+        self.path.push(0);
+        while !self.nodes[n].children.is_empty() {
+            let child = self.select(n);
+            if self.nodes[child].state.is_none() {
+                let mv = self.nodes[child].mv.expect("a child has a move");
+                let parent = self.nodes[n]
+                    .state
+                    .as_ref()
+                    .expect("a parent has its position");
+                self.nodes[child].state = Some(parent.after(mv).expect("a listed move is legal"));
+            }
+            n = child;
+            self.path.push(n as u32);
+        }
+        let state = self.nodes[n]
+            .state
+            .as_ref()
+            .expect("a reached node has its position");
+        let mut value = match terminal_value(state) {
+            Some(v) => v,
+            None => self.expand(n, evaluator),
+        };
+        for &i in self.path.iter().rev() {
+            let node = &mut self.nodes[i as usize];
+            node.visits += 1;
+            node.total += value;
+            value = -value;
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The generic Monte Carlo search: correct signs (and a test the seed's convention fails),
+//! tic-tac-toe against a random player and against perfect play, 7×7 Go against a random
+//! player, and Go's conformance as a `Game`.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+#[path = "common/conformance.rs"]
+mod conformance;
+
+use games::go::{self, Board, KoRule};
+use games::mcts::{Playouts, Settings, Signs, Tree};
+use games::rng::Rng;
+use games::search::{alpha_beta, Game};
+use games::tictactoe::{self, Mark};
+use games::Color;
+
+fn mcts_move(board: &tictactoe::Board, iterations: u32, signs: Signs, seed: u64) -> usize {
+    let settings = Settings {
+        iterations,
+        c_puct: 2.0,
+        signs,
+    };
+    Tree::search(board, settings, &mut Playouts::new(seed))
+        .best_move()
+        .unwrap()
+}
+
+#[test]
+fn the_search_takes_a_win_in_one_and_the_seeds_signs_do_not() {
+    // X to move wins at 2 (top row); any other move lets O win at 5 (middle row) or not.
+    let board: tictactoe::Board = "XX.\nOO.\n...".parse().unwrap();
+    for seed in 0..5 {
+        assert_eq!(mcts_move(&board, 400, Signs::Negamax, seed), 2);
+    }
+    // With the seed's convention each choice favours the opponent's value: the winning
+    // move, worth -1 to O, is the one it avoids.
+    let seed_choices: Vec<usize> = (0..5)
+        .map(|s| mcts_move(&board, 400, Signs::Seed, s))
+        .collect();
+    assert!(seed_choices.iter().all(|&m| m != 2), "{seed_choices:?}");
+}
+
+#[test]
+fn tic_tac_toe_never_loses_to_random_and_draws_against_perfect_play() {
+    let mut rng = Rng::new(16_571);
+    for game in 0..60 {
+        let searcher = if game % 2 == 0 { Mark::X } else { Mark::O };
+        let mut board = tictactoe::Board::new(3).unwrap();
+        while !board.is_over() {
+            let mv = if board.to_move() == searcher {
+                mcts_move(&board, 3_000, Signs::Negamax, game)
+            } else {
+                let moves = board.moves();
+                moves[rng.below(moves.len())]
+            };
+            board = board.after(mv).unwrap();
+        }
+        assert_ne!(
+            board.winner(),
+            Some(if searcher == Mark::X {
+                Mark::O
+            } else {
+                Mark::X
+            }),
+            "lost as {searcher}:\n{board}"
+        );
+    }
+    for searcher in [Mark::X, Mark::O] {
+        let mut board = tictactoe::Board::new(3).unwrap();
+        while !board.is_over() {
+            let mv = if board.to_move() == searcher {
+                mcts_move(&board, 3_000, Signs::Negamax, 7)
+            } else {
+                alpha_beta(&board, (-1, 1)).best.unwrap()
+            };
+            board = board.after(mv).unwrap();
+        }
+        assert_eq!(
+            board.winner(),
+            None,
+            "as {searcher} against perfect play:\n{board}"
+        );
+    }
+}
+
+#[test]
+fn go_moves_generated_are_moves_accepted() {
+    let board = Board::new(5, 5).unwrap();
+    let mut candidates: Vec<go::Move> = board.points().map(go::Move::Play).collect();
+    candidates.push(go::Move::Pass);
+    let start = go::Game::new(board, KoRule::PositionalSuperko).with_komi(0.5);
+    let checked = conformance::random_games(&start, &candidates, 40, 3);
+    assert!(checked > 40 * 10, "{checked}");
+}
+
+/// One game of 7×7 Go, the search (light playouts) against uniformly random legal moves;
+/// returns whether the search won.
+fn go_game(number: u64, iterations: u32) -> bool {
+    let searcher = if number % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut game =
+        go::Game::new(Board::new(7, 7).unwrap(), KoRule::PositionalSuperko).with_komi(7.5);
+    let mut evaluator = Playouts::with_rollout(number, go::light_rollout);
+    let settings = Settings {
+        iterations,
+        ..Settings::default()
+    };
+    let mut rng = Rng::new(1000 + number);
+    let mut plies = 0;
+    while !game.moves().is_empty() && plies < 400 {
+        let mv = if game.side_to_move() == searcher {
+            Tree::search(&game, settings, &mut evaluator)
+                .best_move()
+                .unwrap()
+        } else {
+            let moves = game.moves();
+            moves[rng.below(moves.len())]
+        };
+        game = game.after(mv).unwrap();
+        plies += 1;
+    }
+    (game.margin() > 0.0) == (searcher == Color::Black)
+}
+
+#[test]
+fn on_7x7_go_the_playout_search_beats_a_random_player() {
+    // 50 games, fixed seeds, the search Black in even games and White in odd ones; two
+    // threads because each game runs 1,000 iterations a move.
+    let workers: Vec<_> = (0..2u64)
+        .map(|half| {
+            std::thread::spawn(move || (half..50).step_by(2).filter(|&g| go_game(g, 1_000)).count())
+        })
+        .collect();
+    let wins: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    assert!(wins >= 45, "won {wins} of 50");
+}

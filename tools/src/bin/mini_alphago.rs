@@ -1,0 +1,487 @@
+//! mini_alphago — seed 004's 7×7 mini AlphaGo, and a real Monte Carlo player built from
+//! the same parts.
+//!
+//! With no arguments it reproduces the seed: the seed's network and weights, the seed's
+//! search (500 iterations of PUCT, c = 2, with the seed's sign convention) from the empty
+//! board, and the seed's report. Flags:
+//!
+//! ```text
+//! --position FILE|-     start from a position: N, N rows of . X O, the side to move (X or O)
+//! --rules seed|go       the seed's simplified game (default) or Go: captures, suicide
+//!                       illegal, positional superko, two passes end, area scoring with komi
+//! --evaluator net|playout   the network (7x7 only; default) or random light playouts
+//! --iterations N        search iterations per move (default 500)
+//! --c-puct C            exploration constant (default 2)
+//! --seed N              random seed for playouts (default 1)
+//! --komi K              komi for Go (default 7.5)
+//! --selfplay            play a whole game between two searches
+//! --seed-compatible     the seed's sign convention and report (what no arguments means)
+//! ```
+//!
+//! Bad input (a board size not 7 for the network, wrong rows, unknown symbols, a flag out of
+//! range) is one line on stderr and exit status 1.
+
+use games::alphago::{Network, SeedGame, CELLS};
+use games::go::{self, KoRule};
+use games::judge::Tokens;
+use games::mcts::{Evaluator, Playouts, Settings, Signs, Tree};
+use games::search::{Game, Side};
+use games::Color;
+use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Rules {
+    Seed,
+    Go,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Eval {
+    Net,
+    Playout,
+}
+
+struct Options {
+    position: Option<String>,
+    rules: Rules,
+    evaluator: Eval,
+    settings: Settings,
+    seed: u64,
+    komi: f64,
+    selfplay: bool,
+    seed_compatible: bool,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(report) => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("mini_alphago: cannot write stdout: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(message) => {
+            eprintln!("mini_alphago: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn value<T: std::str::FromStr>(flag: &str, text: Option<String>) -> Result<T, String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    text.parse()
+        .map_err(|_| format!("{flag}: cannot read {text:?}"))
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1).peekable();
+    let mut options = Options {
+        position: None,
+        rules: Rules::Seed,
+        evaluator: Eval::Net,
+        settings: Settings::default(),
+        seed: 1,
+        komi: 7.5,
+        selfplay: false,
+        seed_compatible: args.peek().is_none(),
+    };
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--position" => options.position = Some(value(&flag, args.next())?),
+            "--rules" => {
+                options.rules = match value::<String>(&flag, args.next())?.as_str() {
+                    "seed" => Rules::Seed,
+                    "go" => Rules::Go,
+                    other => return Err(format!("--rules is seed or go, not {other:?}")),
+                }
+            }
+            "--evaluator" => {
+                options.evaluator = match value::<String>(&flag, args.next())?.as_str() {
+                    "net" => Eval::Net,
+                    "playout" => Eval::Playout,
+                    other => return Err(format!("--evaluator is net or playout, not {other:?}")),
+                }
+            }
+            "--iterations" => {
+                let n: u32 = value(&flag, args.next())?;
+                if !(1..=1_000_000).contains(&n) {
+                    return Err(format!("--iterations must be in 1..=1000000, not {n}"));
+                }
+                options.settings.iterations = n;
+            }
+            "--c-puct" => {
+                let c: f64 = value(&flag, args.next())?;
+                if !(0.0..=1000.0).contains(&c) {
+                    return Err(format!("--c-puct must be in 0..=1000, not {c}"));
+                }
+                options.settings.c_puct = c;
+            }
+            "--seed" => options.seed = value(&flag, args.next())?,
+            "--komi" => {
+                let k: f64 = value(&flag, args.next())?;
+                if !(k.is_finite() && k.abs() <= 400.0) {
+                    return Err(format!("--komi must be in -400..=400, not {k}"));
+                }
+                options.komi = k;
+            }
+            "--selfplay" => options.selfplay = true,
+            "--seed-compatible" => options.seed_compatible = true,
+            other => {
+                return Err(format!(
+                    "unknown option {other:?} (see the source for the flags)"
+                ))
+            }
+        }
+    }
+    if options.seed_compatible {
+        if options.rules != Rules::Seed || options.evaluator != Eval::Net {
+            return Err("--seed-compatible is the seed's game with its network: drop --rules go and --evaluator playout".to_string());
+        }
+        options.settings.signs = Signs::Seed;
+    }
+    Ok(options)
+}
+
+/// A position as the user wrote it: the size, the stones (0 empty, 1 X, 2 O), X to move?
+struct Setup {
+    n: usize,
+    cells: Vec<u8>,
+    x_to_move: bool,
+}
+
+fn read_position(source: &str) -> Result<Setup, String> {
+    let mut bytes = Vec::new();
+    let read = if source == "-" {
+        std::io::stdin().read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(source).and_then(|mut f| f.read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("{source}: {e}"))?;
+    let at = |e: games::judge::InputError| format!("position {source}: {e}");
+    let mut tokens = Tokens::new(&bytes);
+    let n = tokens
+        .parse_in("the board size N", 1..=19usize)
+        .map_err(at)?;
+    let mut cells = Vec::with_capacity(n * n);
+    for r in 0..n {
+        let row = tokens.token("a board row").map_err(at)?;
+        if row.chars().count() != n {
+            return Err(at(tokens.rule_error(format!(
+                "row {r} has {} points, not {n}",
+                row.chars().count()
+            ))));
+        }
+        for symbol in row.chars() {
+            cells.push(match symbol {
+                '.' => 0,
+                'X' => 1,
+                'O' => 2,
+                _ => return Err(at(tokens.rule_error(format!("{symbol:?} is not ., X or O")))),
+            });
+        }
+    }
+    let x_to_move = match tokens.token("the side to move (X or O)").map_err(at)? {
+        "X" => true,
+        "O" => false,
+        other => {
+            return Err(at(
+                tokens.rule_error(format!("the side to move is X or O, not {other:?}"))
+            ))
+        }
+    };
+    tokens.finish().map_err(at)?;
+    Ok(Setup {
+        n,
+        cells,
+        x_to_move,
+    })
+}
+
+/// What the report needs from a game besides the trait.
+trait Shown: Game {
+    fn describe(&self, mv: Self::Move) -> String;
+    fn drawing(&self) -> String;
+    fn result(&self) -> String;
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "Black",
+        Side::Second => "White",
+    }
+}
+
+impl Shown for SeedGame {
+    fn describe(&self, k: usize) -> String {
+        format!("({}, {})", k / 7, k % 7)
+    }
+
+    fn drawing(&self) -> String {
+        (0..7)
+            .map(|r| {
+                let row: Vec<&str> = (0..7)
+                    .map(|c| [".", "X", "O"][usize::from(self.at(r * 7 + c))])
+                    .collect();
+                row.join(" ") + "\n"
+            })
+            .collect()
+    }
+
+    fn result(&self) -> String {
+        let count = |stone| (0..CELLS).filter(|&k| self.at(k) == stone).count();
+        let (b, w) = (count(1), count(2));
+        let verdict = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => "Black wins",
+            std::cmp::Ordering::Less => "White wins",
+            std::cmp::Ordering::Equal => "a draw",
+        };
+        format!("Black {b} stones, White {w} stones: {verdict}")
+    }
+}
+
+impl Shown for go::Game {
+    fn describe(&self, mv: go::Move) -> String {
+        match mv {
+            go::Move::Play(p) => {
+                let (r, c) = self.board().coords(p);
+                format!("({r}, {c})")
+            }
+            go::Move::Pass => "pass".to_string(),
+        }
+    }
+
+    fn drawing(&self) -> String {
+        self.board().to_string()
+    }
+
+    fn result(&self) -> String {
+        let (b, w) = self.board().area_score();
+        let margin = self.margin();
+        let verdict = if margin > 0.0 {
+            format!("Black wins by {margin}")
+        } else if margin < 0.0 {
+            format!("White wins by {}", -margin)
+        } else {
+            "a tie".to_string()
+        };
+        format!(
+            "area: Black {b}, White {w}, komi {}: {verdict}",
+            self.komi()
+        )
+    }
+}
+
+fn run() -> Result<String, String> {
+    let options = parse_options()?;
+    let setup = options.position.as_deref().map(read_position).transpose()?;
+    let needs_seven = options.rules == Rules::Seed || options.evaluator == Eval::Net;
+    if let Some(s) = &setup {
+        if needs_seven && s.n != 7 {
+            return Err(format!(
+                "the board is {0}x{0}: the seed's game and the network are 7x7",
+                s.n
+            ));
+        }
+    }
+    match options.rules {
+        Rules::Seed => {
+            let game = match &setup {
+                Some(s) => {
+                    let mut cells = [0u8; CELLS];
+                    cells.copy_from_slice(&s.cells);
+                    SeedGame::from_cells(cells, s.x_to_move)
+                }
+                None => SeedGame::new(),
+            };
+            match options.evaluator {
+                Eval::Net => play(&game, &options, &mut Network::seed()),
+                Eval::Playout => play(
+                    &game,
+                    &options,
+                    &mut Playouts::<SeedGame>::new(options.seed),
+                ),
+            }
+        }
+        Rules::Go => {
+            let (n, stones) = match &setup {
+                Some(s) => (s.n, s.cells.clone()),
+                None => (7, vec![0; 49]),
+            };
+            let placed = stones
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v != 0)
+                .map(|(k, &v)| {
+                    (
+                        k / n,
+                        k % n,
+                        if v == 1 { Color::Black } else { Color::White },
+                    )
+                });
+            let board =
+                go::Board::with_stones(n, n, placed).map_err(|e| format!("position: {e}"))?;
+            let mut game = go::Game::new(board, KoRule::PositionalSuperko).with_komi(options.komi);
+            if setup.as_ref().is_some_and(|s| !s.x_to_move) {
+                game.set_side_to_move(Color::White);
+            }
+            match options.evaluator {
+                Eval::Net => play(&game, &options, &mut Network::seed()),
+                Eval::Playout => play(
+                    &game,
+                    &options,
+                    &mut Playouts::with_rollout(options.seed, go::light_rollout),
+                ),
+            }
+        }
+    }
+}
+
+fn play<G: Shown, E: Evaluator<G>>(
+    game: &G,
+    options: &Options,
+    evaluator: &mut E,
+) -> Result<String, String> {
+    if game.moves().is_empty() {
+        return Err(
+            "the game is already over in this position: there is no move to search".to_string(),
+        );
+    }
+    let mut out = String::new();
+    if options.selfplay {
+        selfplay(game, options, evaluator, &mut out);
+        return Ok(out);
+    }
+    let tree = Tree::search(game, options.settings, evaluator);
+    let best = tree.best_move().expect("a game with moves has a best move");
+    let mut ranked: Vec<_> = tree.children().iter().collect();
+    // Stable: equal visits stay in move order, as Python's sorted keeps them.
+    ranked.sort_by_key(|child| std::cmp::Reverse(child.visits));
+    if options.seed_compatible {
+        seed_report(game, options, &tree, &ranked, &mut out);
+        return Ok(out);
+    }
+    let _ = writeln!(
+        out,
+        "rules: {}; evaluator: {}; {} iterations, c_puct {}",
+        match options.rules {
+            Rules::Seed => "the seed's game".to_string(),
+            Rules::Go => format!("Go, positional superko, komi {}", options.komi),
+        },
+        match options.evaluator {
+            Eval::Net => "network".to_string(),
+            Eval::Playout => format!("playouts (seed {})", options.seed),
+        },
+        options.settings.iterations,
+        options.settings.c_puct
+    );
+    let _ = writeln!(out, "to move: {}", side_name(game.side()));
+    let _ = writeln!(out, "best move: {}", game.describe(best));
+    let _ = writeln!(out, "root visits: {}", tree.root().visits);
+    let _ = writeln!(
+        out,
+        "{:>8} {:>8} {:>10} {:>10}",
+        "move", "visits", "prior P", "Q value"
+    );
+    for child in ranked.iter().take(5) {
+        let mv = child.mv.expect("a child has a move");
+        // Q for the player choosing the move: minus the child's own value.
+        let _ = writeln!(
+            out,
+            "{:>8} {:>8} {:>10.4} {:>10.4}",
+            game.describe(mv),
+            child.visits,
+            child.prior,
+            -child.q()
+        );
+    }
+    Ok(out)
+}
+
+/// The seed's report, line for line (its Korean text), for the seed-compatible mode.
+fn seed_report<G: Shown>(
+    game: &G,
+    options: &Options,
+    tree: &Tree<G>,
+    ranked: &[&games::mcts::Node<G>],
+    out: &mut String,
+) {
+    let best = tree.best_move().expect("a best move");
+    let fresh = game.moves().len() == CELLS;
+    let turn = match game.side() {
+        Side::First => "흑",
+        Side::Second => "백",
+    };
+    let _ = writeln!(out, "=== 7x7 미니 알파고 — 첫 수 결정 ===");
+    if fresh {
+        let _ = writeln!(out, "입력: 7x7 빈 보드, {turn} 차례");
+    } else {
+        let _ = writeln!(
+            out,
+            "입력: 7x7 보드 (돌 {}개), {turn} 차례",
+            CELLS - game.moves().len()
+        );
+    }
+    let _ = writeln!(out, "네트워크: 3층 CNN (Policy + Value)");
+    let _ = writeln!(
+        out,
+        "MCTS: {} iterations, PUCT 알고리즘",
+        options.settings.iterations
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "알파고의 첫 수: {}", game.describe(best));
+    let _ = writeln!(out);
+    let _ = writeln!(out, "루트 visits: {}", tree.root().visits);
+    let _ = writeln!(out, "상위 5개 자식 (visits 기준):");
+    let _ = writeln!(
+        out,
+        "  {:>8} {:>8} {:>10} {:>10}",
+        "자리", "visits", "prior P", "Q value"
+    );
+    for child in ranked.iter().take(5) {
+        let mv = child.mv.expect("a child has a move");
+        let _ = writeln!(
+            out,
+            "  {:>8} {:>8} {:>10.4} {:>10.4}",
+            game.describe(mv),
+            child.visits,
+            child.prior,
+            child.q()
+        );
+    }
+}
+
+fn selfplay<G: Shown, E: Evaluator<G>>(
+    start: &G,
+    options: &Options,
+    evaluator: &mut E,
+    out: &mut String,
+) {
+    let _ = writeln!(
+        out,
+        "self-play: {} iterations per move, c_puct {}",
+        options.settings.iterations, options.settings.c_puct
+    );
+    let mut game = start.clone();
+    let mut ply = 0;
+    while !game.moves().is_empty() {
+        let tree = Tree::search(&game, options.settings, evaluator);
+        let mv = tree.best_move().expect("a game with moves has a best move");
+        ply += 1;
+        let _ = writeln!(
+            out,
+            "{ply:>4}. {} {}",
+            side_name(game.side()),
+            game.describe(mv)
+        );
+        game = game.after(mv).expect("the search's move is legal");
+    }
+    let _ = writeln!(out, "final board:");
+    let _ = write!(out, "{}", game.drawing());
+    let _ = writeln!(out, "{}", game.result());
+}
