@@ -5,6 +5,7 @@
 //! plain `rustc` compiles on an online judge.
 //!
 //! - [`othello`]: Othello on 4×4, 6×6 and 8×8 bitboards, with perft.
+//! - [`endgame`]: exact Othello solving (alpha-beta with a table, for 4×4, 6×6, 8×8).
 //! - [`go`]: Go with captures, suicide, simple ko and positional superko, perft, playouts.
 //! - [`tictactoe`]: 3×3 and 4×4 tic-tac-toe.
 //! - [`search`]: the [`search::Game`] trait and exact searches over it: minimax,
@@ -17,6 +18,7 @@
 
 pub mod alphago;
 pub mod color;
+pub mod endgame;
 pub mod go;
 pub mod judge;
 pub mod mcts;

@@ -261,7 +261,7 @@ impl FromStr for Square {
 }
 
 /// Cells of the `n`×`n` board in the 8×8 layout.
-const fn board_mask(n: u8) -> u64 {
+pub(crate) const fn board_mask(n: u8) -> u64 {
     match n {
         4 => 0x0f0f_0f0f,
         6 => 0x3f3f_3f3f_3f3f,
@@ -391,7 +391,7 @@ impl Board {
     }
 
     /// (side to move, opponent) discs.
-    const fn sides(&self) -> (u64, u64) {
+    pub(crate) const fn sides(&self) -> (u64, u64) {
         match self.to_move {
             Color::Black => (self.black, self.white),
             Color::White => (self.white, self.black),
@@ -706,7 +706,7 @@ fn line_ends_down(p: u64, o: u64, s: u32) -> u64 {
 
 /// Legal moves for discs `p` against discs `o` on the board `mask`.
 #[inline]
-fn moves(p: u64, o: u64, mask: u64) -> u64 {
+pub(crate) fn moves(p: u64, o: u64, mask: u64) -> u64 {
     let inner = o & INNER_COLUMNS;
     let ends = line_ends_up(p, inner, 1)
         | line_ends_down(p, inner, 1)
@@ -757,7 +757,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// is not an opponent disc stops the line; the discs before it flip if that cell holds `p`.
 /// Off-board cells of smaller boards are empty, so they stop a line without outflanking.
 #[inline]
-fn flips(p: u64, o: u64, sq: usize) -> u64 {
+pub(crate) fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
     let mut flipped = 0;
     for &ray in &rays[..4] {

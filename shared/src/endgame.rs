@@ -1,0 +1,621 @@
+//! Exact Othello solving: the final disc difference under perfect play, on 4×4, 6×6 and
+//! 8×8 boards.
+//!
+//! Scores are for the side to move: its discs minus the opponent's at the end of the game,
+//! the empty squares counted for the winner ([`Board::final_margin`]). They are even on
+//! every board here (the squares add up to an even number), so searches test `score ≥ v`
+//! with null windows and move in steps of 2.
+//!
+//! The search is negamax alpha-beta on bitboards:
+//! - a transposition table of fixed size (`2^bits` entries, each the position itself, so a
+//!   hit is never a false one, with lower and upper bounds and the best move), replacing the
+//!   entry that stands for fewer empty squares;
+//! - principal-variation search: the first move with the full window, the others with a
+//!   null window, searched again only if they beat it;
+//! - move ordering: the table's move first, then "fastest first" (fewest replies for the
+//!   opponent; corners first among equals);
+//! - enhanced transposition cutoff: before searching the moves of a node, the children
+//!   already in the table may prove a cutoff;
+//! - near the end (few empties) no table and no move list: the empty squares are tried in
+//!   parity order (squares in quadrants with an odd number of empties first), and the last
+//!   empty square has its own code;
+//! - the exact score by MTD(f): null-window searches from a first guess until the bounds
+//!   meet.
+//!
+//! # Examples
+//!
+//! ```
+//! use games::endgame::Solver;
+//! use games::othello::Board;
+//!
+//! let mut solver = Solver::new(16);
+//! let solution = solver.solve(&Board::new(4).unwrap());
+//! // 4x4 Othello: Black, to move first, loses by 10 (plain minimax over the whole game tree
+//! // says the same; see tests/endgame.rs).
+//! assert_eq!(solution.score, -10);
+//! assert!(!solution.pv.is_empty());
+//! ```
+
+use crate::othello::{board_mask, flips, moves, Board, Move, Square};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Fewer empty squares than this: no table, no move list (see the module docs).
+const SHALLOW: u32 = 7;
+
+/// Enhanced transposition cutoff pays from this many empty squares on.
+const ETC_FROM: u32 = 12;
+
+/// From this many empty squares on, moves are ordered by a shallow search with an evaluation
+/// (at fewer, by the opponent's mobility alone).
+const SORT_BY_SEARCH_FROM: u32 = 16;
+
+/// From this many empty squares on (the few nodes near the root), moves that a symmetry of
+/// the position maps onto an earlier move are skipped: they lead to mirror images, worth the
+/// same.
+const SYMMETRY_FROM: u32 = 24;
+
+/// No move stored.
+const NO_MOVE: u8 = 64;
+
+/// Above every score.
+const INFINITY: i32 = 100;
+
+/// What a long solve has done so far, updated as it runs (every 2^16 nodes), for a progress
+/// display on another thread.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Nodes searched.
+    pub nodes: AtomicU64,
+    /// The score is at least this (for the side to move at the root).
+    pub lower: AtomicI32,
+    /// The score is at most this.
+    pub upper: AtomicI32,
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final disc difference for the side to move under perfect play, the empty squares
+    /// counted for the winner.
+    pub score: i32,
+    /// A principal variation: perfect play by both sides to the end of the game, passes
+    /// included.
+    pub pv: Vec<Move>,
+    /// Positions searched, the principal variation's extraction included.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    p: u64,
+    o: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+/// An exact solver with its transposition table; keep one to solve related positions.
+pub struct Solver {
+    table: Vec<Entry>,
+    shift: u32,
+    /// The board being solved: its cells, quadrants (for parity) and corners.
+    mask: u64,
+    quadrants: [u64; 4],
+    corners: u64,
+    /// The seven non-identity symmetries of the board, as square permutations.
+    symmetries: Vec<[u8; 64]>,
+    /// Nodes with at least this many empties skip mirrored moves.
+    symmetry_from: u32,
+    /// Empty squares at the root, to report its bounds as they improve.
+    root_empties: u32,
+    nodes: u64,
+    progress: Arc<Progress>,
+}
+
+/// The four quadrants of an `n`×`n` board (for parity ordering).
+fn quadrants(n: usize) -> [u64; 4] {
+    let h = n / 2;
+    let mut q = [0u64; 4];
+    for r in 0..n {
+        for c in 0..n {
+            q[usize::from(r >= h) * 2 + usize::from(c >= h)] |= 1 << (r * 8 + c);
+        }
+    }
+    q
+}
+
+/// The seven symmetries of an `n`×`n` board other than the identity (rotations and
+/// reflections), each as the image of every square of the 8×8 layout.
+fn symmetries(n: usize) -> Vec<[u8; 64]> {
+    let last = n - 1;
+    // (row, column, last index) to the image's (row, column).
+    type Map = fn(usize, usize, usize) -> (usize, usize);
+    let maps: [Map; 7] = [
+        |r, c, l| (c, l - r),     // quarter turn
+        |r, c, l| (l - r, l - c), // half turn
+        |r, c, l| (l - c, r),     // three-quarter turn
+        |r, c, l| (r, l - c),     // mirror left-right
+        |r, c, l| (l - r, c),     // mirror top-bottom
+        |r, c, _| (c, r),         // main diagonal
+        |r, c, l| (l - c, l - r), // anti-diagonal
+    ];
+    maps.iter()
+        .map(|map| {
+            let mut image = [0u8; 64];
+            for (sq, img) in image.iter_mut().enumerate() {
+                let (r, c) = (sq / 8, sq % 8);
+                *img = if r < n && c < n {
+                    let (rr, cc) = map(r, c, last);
+                    (rr * 8 + cc) as u8
+                } else {
+                    sq as u8
+                };
+            }
+            image
+        })
+        .collect()
+}
+
+fn transform(bits: u64, image: &[u8; 64]) -> u64 {
+    let mut out = 0;
+    let mut rest = bits;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1u64 << image[sq];
+    }
+    out
+}
+
+/// The corners of an `n`×`n` board.
+fn corners(n: usize) -> u64 {
+    let last = n - 1;
+    (1 << 0) | (1 << last) | (1 << (last * 8)) | (1 << (last * 8 + last))
+}
+
+/// The final score for the side with discs `p`: the empty squares go to the winner.
+fn final_score(p: u64, o: u64, empties: u32) -> i32 {
+    let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = empties as i32;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + e,
+        std::cmp::Ordering::Less => mine - theirs - e,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+impl Solver {
+    /// A solver with a table of `2^bits` entries (24 bytes each).
+    ///
+    /// # Panics
+    ///
+    /// If `bits` is not in `4..=32`.
+    pub fn new(bits: u32) -> Solver {
+        assert!((4..=32).contains(&bits), "table bits must be in 4..=32");
+        Solver {
+            table: vec![Entry::default(); 1 << bits],
+            shift: 64 - bits,
+            mask: 0,
+            quadrants: [0; 4],
+            corners: 0,
+            symmetries: Vec::new(),
+            symmetry_from: SYMMETRY_FROM,
+            root_empties: 0,
+            nodes: 0,
+            progress: Arc::new(Progress::default()),
+        }
+    }
+
+    /// The same solver, skipping mirrored moves at nodes with at least `empties` empty
+    /// squares (default 24: only near the root, where checking is cheap next to the work
+    /// saved). Lower values test the symmetry code on small boards.
+    pub fn symmetry_from(mut self, empties: u32) -> Solver {
+        self.symmetry_from = empties;
+        self
+    }
+
+    /// The progress counters, to watch a solve from another thread.
+    pub fn progress(&self) -> Arc<Progress> {
+        Arc::clone(&self.progress)
+    }
+
+    /// Solves `board` exactly: its score for the side to move and a principal variation.
+    ///
+    /// # Complexity
+    ///
+    /// Exponential in the empty squares: instant below 20 on any size, seconds to minutes
+    /// for the 32 empties of the 6×6 start.
+    pub fn solve(&mut self, board: &Board) -> Solution {
+        let start = self.nodes;
+        let (p, o) = board.sides();
+        self.mask = board_mask(board.size() as u8);
+        self.quadrants = quadrants(board.size());
+        self.corners = corners(board.size());
+        self.symmetries = symmetries(board.size());
+        let score = self.exact(p, o);
+        let pv = self.principal_variation(p, o, score);
+        Solution {
+            score,
+            pv,
+            nodes: self.nodes - start,
+        }
+    }
+
+    /// The exact score: one principal-variation search with a window wider than any score
+    /// (inside it, every move after the first is tried with a null window first).
+    fn exact(&mut self, p: u64, o: u64) -> i32 {
+        self.root_empties = (self.mask & !(p | o)).count_ones();
+        let limit = self.mask.count_ones() as i32;
+        self.progress.lower.store(-limit, Ordering::Relaxed);
+        self.progress.upper.store(limit, Ordering::Relaxed);
+        let score = self.search(p, o, -limit - 1, limit + 1);
+        self.progress.lower.store(score, Ordering::Relaxed);
+        self.progress.upper.store(score, Ordering::Relaxed);
+        score
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 {
+            self.progress.nodes.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    fn slot(&self, p: u64, o: u64) -> usize {
+        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(29);
+        (h >> self.shift) as usize
+    }
+
+    fn store(&mut self, p: u64, o: u64, empties: u32, lower: i32, upper: i32, best: u8) {
+        let slot = self.slot(p, o);
+        let old = self.table[slot];
+        let same = old.p == p && old.o == o;
+        // Keep the entry that stands for more work unless it is this position's own.
+        if !same && u32::from(old.empties) > empties && old.p | old.o != 0 {
+            return;
+        }
+        let (lower, upper) = if same {
+            (
+                lower.max(i32::from(old.lower)),
+                upper.min(i32::from(old.upper)),
+            )
+        } else {
+            (lower, upper)
+        };
+        self.table[slot] = Entry {
+            p,
+            o,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: empties as u8,
+        };
+    }
+
+    /// Fail-soft negamax alpha-beta: the value for the side with `p` to move.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = self.mask & !(p | o);
+        let n = empties.count_ones();
+        if n < SHALLOW {
+            return self.shallow(p, o, alpha, beta, empties, n);
+        }
+        self.count_node();
+        let (mut alpha, mut beta) = (alpha, beta);
+        let mut first = NO_MOVE;
+        let slot = self.slot(p, o);
+        let e = self.table[slot];
+        if e.p == p && e.o == o {
+            let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            first = e.best;
+        }
+        let legal = moves(p, o, self.mask);
+        if legal == 0 {
+            if moves(o, p, self.mask) == 0 {
+                return final_score(p, o, n);
+            }
+            return -self.search(o, p, -beta, -alpha);
+        }
+
+        // Order: the table's move, then fewest opponent replies, corners first among equals.
+        let corner = self.corners;
+        let mut list = [(0i32, 0u8, 0u64); 32];
+        let mut len = 0;
+        let mut rest = legal;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let bit = 1u64 << sq;
+            let f = flips(p, o, usize::from(sq));
+            let (np, no) = (o ^ f, p | f | bit);
+            let key = if sq == first {
+                -1000
+            } else if n >= SORT_BY_SEARCH_FROM {
+                // Our evaluation after the move, by a short search: best first.
+                let depth = if n >= 22 { 3 } else { 2 };
+                // The child's value is for the opponent: low is good for us, sorted first.
+                self.evaluate(np, no, depth, -INFINITY * 100, INFINITY * 100)
+            } else {
+                let replies = moves(np, no, self.mask);
+                let weighted = replies.count_ones() + (replies & corner).count_ones();
+                16 * weighted as i32 - 8 * i32::from(bit & corner != 0)
+            };
+            list[len] = (key, sq, f);
+            len += 1;
+        }
+        let mut list = &mut list[..len];
+        list.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
+        if n >= self.symmetry_from {
+            len = self.drop_mirrored(p, o, list);
+            list = &mut list[..len];
+        }
+
+        // Enhanced transposition cutoff: a child the table already knows to be bad enough
+        // for the opponent settles this node.
+        if n >= ETC_FROM {
+            for &(_, sq, f) in list.iter() {
+                let (np, no) = (o ^ f, p | f | (1u64 << sq));
+                let c = self.table[self.slot(np, no)];
+                if c.p == np && c.o == no && -i32::from(c.upper) >= beta {
+                    return -i32::from(c.upper);
+                }
+            }
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = NO_MOVE;
+        for (i, &(_, sq, f)) in list.iter().enumerate() {
+            let (np, no) = (o ^ f, p | f | (1u64 << sq));
+            let mut v;
+            if i == 0 {
+                v = -self.search(np, no, -beta, -alpha);
+            } else {
+                v = -self.search(np, no, -alpha - 1, -alpha);
+                if v > alpha && v < beta {
+                    v = -self.search(np, no, -beta, -v);
+                }
+            }
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if n == self.root_empties {
+                        self.progress.lower.store(v, Ordering::Relaxed);
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best >= beta {
+            (best, INFINITY)
+        } else if best <= alpha0 {
+            (-INFINITY, best)
+        } else {
+            (best, best)
+        };
+        self.store(p, o, n, lower, upper, best_sq);
+        best
+    }
+
+    /// Keeps, of the moves in `list`, only the first of each set that a symmetry of the
+    /// position maps onto one another; returns how many are left (at the front).
+    fn drop_mirrored(&self, p: u64, o: u64, list: &mut [(i32, u8, u64)]) -> usize {
+        let own: Vec<&[u8; 64]> = self
+            .symmetries
+            .iter()
+            .filter(|t| transform(p, t) == p && transform(o, t) == o)
+            .collect();
+        if own.is_empty() {
+            return list.len();
+        }
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let sq = list[i].1;
+            let mirrored = list[..kept]
+                .iter()
+                .any(|&(_, earlier, _)| own.iter().any(|t| t[usize::from(earlier)] == sq));
+            if !mirrored {
+                list[kept] = list[i];
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// A short negamax on an evaluation, for move ordering: the value for the side with `p`
+    /// to move, `depth` plies deep; the evaluation is mobility (corners weighing more) and
+    /// corner discs.
+    fn evaluate(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let mine = moves(p, o, self.mask);
+        if depth == 0 {
+            let theirs = moves(o, p, self.mask);
+            let c = self.corners;
+            let mobility = (mine.count_ones() + (mine & c).count_ones()) as i32
+                - (theirs.count_ones() + (theirs & c).count_ones()) as i32;
+            let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+            return 4 * mobility + 16 * corners;
+        }
+        if mine == 0 {
+            return -self.evaluate(o, p, depth - 1, -beta, -alpha);
+        }
+        let mut best = -INFINITY * 100;
+        let mut rest = mine;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let f = flips(p, o, sq);
+            let v = -self.evaluate(o ^ f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The last few empty squares: no table, no move list; the empties are tried in parity
+    /// order, the last one by [`Solver::last`].
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
+        self.count_node();
+        if n == 0 {
+            return p.count_ones() as i32 - o.count_ones() as i32;
+        }
+        if n == 1 {
+            return self.last(p, o, empties);
+        }
+        // Quadrants with an odd number of empties first.
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empties & q).count_ones() % 2 == 1 {
+                odd |= empties & q;
+            }
+        }
+        let mut best = -INFINITY;
+        let mut moved = false;
+        for group in [odd, empties & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                moved = true;
+                let bit = 1u64 << sq;
+                let v = -self.shallow(o ^ f, p | f | bit, -beta, -alpha, empties ^ bit, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if moved {
+            return best;
+        }
+        // No move: pass if the opponent has one, else the game is over.
+        let mut rest = empties;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if flips(o, p, sq) != 0 {
+                return -self.shallow(o, p, -beta, -alpha, empties, n);
+            }
+        }
+        final_score(p, o, n)
+    }
+
+    /// The score with one empty square left, `empty`.
+    fn last(&mut self, p: u64, o: u64, empty: u64) -> i32 {
+        let sq = empty.trailing_zeros() as usize;
+        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+        let f = flips(p, o, sq).count_ones() as i32;
+        if f > 0 {
+            return mine + f + 1 - (theirs - f);
+        }
+        let g = flips(o, p, sq).count_ones() as i32;
+        if g > 0 {
+            return mine - g - (theirs + g + 1);
+        }
+        final_score(p, o, 1)
+    }
+
+    /// A line of perfect play from a position worth `score`: at each step a move whose
+    /// value is `score` (checked with a null window on each side of it), passes included.
+    fn principal_variation(&mut self, mut p: u64, mut o: u64, mut score: i32) -> Vec<Move> {
+        let mut line = Vec::new();
+        loop {
+            let legal = moves(p, o, self.mask);
+            if legal == 0 {
+                if moves(o, p, self.mask) == 0 {
+                    return line;
+                }
+                line.push(Move::Pass);
+                std::mem::swap(&mut p, &mut o);
+                score = -score;
+                continue;
+            }
+            let mut rest = legal;
+            let mut found = None;
+            while rest != 0 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let f = flips(p, o, sq);
+                let (np, no) = (o ^ f, p | f | (1u64 << sq));
+                // The child is worth -score to the opponent iff it is neither better nor worse.
+                let v = -self.search(np, no, -score - 1, -score + 1);
+                if v == score {
+                    found = Some((sq, np, no));
+                    break;
+                }
+            }
+            let (sq, np, no) = found.expect("some move achieves the position's value");
+            line.push(Move::Play(Square::from_index(sq)));
+            p = np;
+            o = no;
+            score = -score;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_moves(board: &Board) -> usize {
+        let (p, o) = board.sides();
+        let mut solver = Solver::new(10);
+        solver.mask = board_mask(board.size() as u8);
+        solver.symmetries = symmetries(board.size());
+        let legal = moves(p, o, solver.mask);
+        let mut list: Vec<(i32, u8, u64)> = (0..64u8)
+            .filter(|&sq| legal >> sq & 1 == 1)
+            .map(|sq| (0, sq, flips(p, o, usize::from(sq))))
+            .collect();
+        solver.drop_mirrored(p, o, &mut list)
+    }
+
+    #[test]
+    fn the_four_first_moves_are_one_up_to_symmetry() {
+        for n in [4, 6, 8] {
+            assert_eq!(first_moves(&Board::new(n).unwrap()), 1, "{n}x{n}");
+        }
+        // After d3 on 8x8 no symmetry is left: White's three replies are the three distinct
+        // openings (perpendicular, diagonal, parallel), all kept.
+        let mut board = Board::standard();
+        board.play("d3".parse().unwrap()).unwrap();
+        assert_eq!(first_moves(&board), 3);
+    }
+
+    #[test]
+    fn symmetries_are_permutations_of_the_board() {
+        for n in [4, 6, 8] {
+            let mask = board_mask(n as u8);
+            for image in symmetries(n) {
+                assert_eq!(transform(mask, &image), mask);
+            }
+        }
+    }
+}
