@@ -50,6 +50,9 @@ const ETC_FROM: u32 = 12;
 /// (at fewer, by the opponent's mobility alone).
 const SORT_BY_SEARCH_FROM: u32 = 16;
 
+/// Stability cutoff from this many empty squares on (below, the search is cheap anyway).
+const STABILITY_FROM: u32 = 8;
+
 /// From this many empty squares on (the few nodes near the root), moves that a symmetry of
 /// the position maps onto an earlier move are skipped: they lead to mirror images, worth the
 /// same.
@@ -110,6 +113,8 @@ pub struct Solver {
     symmetry_from: u32,
     /// Empty squares at the root, to report its bounds as they improve.
     root_empties: u32,
+    /// Every line of the board, by direction (rows, columns, two diagonal directions).
+    lines: [Vec<u64>; 4],
     nodes: u64,
     progress: Arc<Progress>,
 }
@@ -169,6 +174,32 @@ fn transform(bits: u64, image: &[u8; 64]) -> u64 {
     out
 }
 
+/// The lines of an `n`×`n` board in each direction: rows, columns, and the diagonals going
+/// down-right and down-left (each square on one line per direction).
+fn lines(n: usize) -> [Vec<u64>; 4] {
+    let mut out: [Vec<u64>; 4] = Default::default();
+    let steps = [(0i32, 1i32), (1, 0), (1, 1), (1, -1)];
+    for (d, &(dr, dc)) in steps.iter().enumerate() {
+        for r in 0..n as i32 {
+            for c in 0..n as i32 {
+                // Start only where the line begins (the previous square is off the board).
+                let (pr, pc) = (r - dr, c - dc);
+                if (0..n as i32).contains(&pr) && (0..n as i32).contains(&pc) {
+                    continue;
+                }
+                let (mut rr, mut cc, mut line) = (r, c, 0u64);
+                while (0..n as i32).contains(&rr) && (0..n as i32).contains(&cc) {
+                    line |= 1 << (rr * 8 + cc);
+                    rr += dr;
+                    cc += dc;
+                }
+                out[d].push(line);
+            }
+        }
+    }
+    out
+}
+
 /// The corners of an `n`×`n` board.
 fn corners(n: usize) -> u64 {
     let last = n - 1;
@@ -203,6 +234,7 @@ impl Solver {
             symmetries: Vec::new(),
             symmetry_from: SYMMETRY_FROM,
             root_empties: 0,
+            lines: Default::default(),
             nodes: 0,
             progress: Arc::new(Progress::default()),
         }
@@ -234,6 +266,7 @@ impl Solver {
         self.quadrants = quadrants(board.size());
         self.corners = corners(board.size());
         self.symmetries = symmetries(board.size());
+        self.lines = lines(board.size());
         let score = self.exact(p, o);
         let pv = self.principal_variation(p, o, score);
         Solution {
@@ -318,6 +351,17 @@ impl Solver {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             first = e.best;
+        }
+        // Stability cutoff: the opponent keeps its stable discs, so we score at most every
+        // other square. (Only worth computing when the opponent has discs enough for it.)
+        if n >= STABILITY_FROM {
+            let cells = self.mask.count_ones() as i32;
+            if cells - 2 * o.count_ones() as i32 <= alpha {
+                let bound = cells - 2 * self.stable(o, p).count_ones() as i32;
+                if bound <= alpha {
+                    return bound;
+                }
+            }
         }
         let legal = moves(p, o, self.mask);
         if legal == 0 {
@@ -409,6 +453,46 @@ impl Solver {
         };
         self.store(p, o, n, lower, upper, best_sq);
         best
+    }
+
+    /// Discs of `me` that can never be flipped: a disc is safe along a line when the line is
+    /// full, or when its neighbour on that line (either side) is the edge or a safe disc of
+    /// its own colour; a disc safe along all four lines is stable. Grown from the edges in.
+    fn stable(&self, me: u64, other: u64) -> u64 {
+        let occupied = me | other;
+        let wall = !self.mask;
+        let mut full = [0u64; 4];
+        for (d, lines) in self.lines.iter().enumerate() {
+            for &line in lines {
+                if line & !occupied == 0 {
+                    full[d] |= line;
+                }
+            }
+        }
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        const FILE_H: u64 = 0x8080_8080_8080_8080;
+        let mut stable = 0u64;
+        loop {
+            let s = stable | wall;
+            // Neighbours beyond the 8x8 layout are walls too: shifted-in bits are set.
+            let left = (s << 1) | FILE_A;
+            let right = (s >> 1) | FILE_H;
+            let up = (s << 8) | 0xff;
+            let down = (s >> 8) | (0xff << 56);
+            let up_left = (s << 9) | FILE_A | 0xff;
+            let down_right = (s >> 9) | FILE_H | (0xff << 56);
+            let up_right = (s << 7) | FILE_H | 0xff;
+            let down_left = (s >> 7) | FILE_A | (0xff << 56);
+            let safe = (full[0] | left | right)
+                & (full[1] | up | down)
+                & (full[2] | up_left | down_right)
+                & (full[3] | up_right | down_left);
+            let next = stable | (me & safe);
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
     }
 
     /// Keeps, of the moves in `list`, only the first of each set that a symmetry of the
@@ -617,5 +701,45 @@ mod tests {
                 assert_eq!(transform(mask, &image), mask);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod stability {
+    use super::*;
+
+    fn solver_for(n: usize) -> Solver {
+        let mut solver = Solver::new(10);
+        solver.mask = board_mask(n as u8);
+        solver.lines = lines(n);
+        solver
+    }
+
+    #[test]
+    fn corners_edges_and_full_boards() {
+        let solver = solver_for(6);
+        // A corner and the edge run it anchors are stable; a lone edge disc is not.
+        let board: Board = "BBB.B.\n......\n......\n......\n......\n......"
+            .parse()
+            .unwrap();
+        let (b, w) = (
+            board.discs(crate::Color::Black).0,
+            board.discs(crate::Color::White).0,
+        );
+        assert_eq!(solver.stable(b, w), 0b111);
+        // On a full board every disc is stable.
+        let full: Board = "BWBWBW\nWBWBWB\nBWBWBW\nWBWBWB\nBWBWBW\nWBWBWB"
+            .parse()
+            .unwrap();
+        let (b, w) = (
+            full.discs(crate::Color::Black).0,
+            full.discs(crate::Color::White).0,
+        );
+        assert_eq!(solver.stable(b, w), b);
+        assert_eq!(solver.stable(w, b), w);
+        // The start: nothing is stable.
+        let start = Board::new(6).unwrap();
+        let (b, w) = start.sides();
+        assert_eq!(solver.stable(b, w), 0);
     }
 }

@@ -1,0 +1,92 @@
+//! othello_solve as a program: the 4×4 start (-10 for Black, agreed by plain minimax in
+//! shared/tests/endgame.rs), a printed line that replays to the printed score, bad input.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use games::othello::{Board, Move};
+use games::search::Game;
+use games::Color;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn solve(input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello_solve"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn field<'a>(out: &'a str, name: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .unwrap_or_else(|| panic!("no {name:?} in {out}"))
+}
+
+#[test]
+fn four_by_four_from_the_start() {
+    let out = solve("4\n....\n.WB.\n.BW.\n....\nB\n");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(field(&text, "exact result for Black: "), "-10");
+    assert_eq!(field(&text, "final score (Black-White): "), "3-13");
+
+    // The line, replayed through the Othello core, ends the game 3-13.
+    let mut board = Board::new(4).unwrap();
+    for mv in field(&text, "principal variation: ").split_whitespace() {
+        let mv = if mv == "pass" {
+            Move::Pass
+        } else {
+            Move::Play(mv.parse().unwrap())
+        };
+        board = board.after(mv).unwrap();
+    }
+    assert!(board.is_game_over());
+    let (black, white) = (board.count(Color::Black), board.count(Color::White));
+    let empties = 16 - black - white;
+    // Empty squares count for the winner.
+    assert_eq!((black, white + empties), (3, 13));
+}
+
+#[test]
+fn white_to_move_and_a_finished_game() {
+    // A full board: nothing to search, the result is the count.
+    let out = solve("4\nBBBB\nBBBB\nWWWW\nWWWB\nW\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(field(&text, "exact result for White: "), "-2");
+    assert_eq!(field(&text, "final score (Black-White): "), "9-7");
+    assert_eq!(field(&text, "principal variation: ").trim(), "");
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_1() {
+    for input in [
+        "",
+        "5\n",
+        "6\n......\n",
+        "4\n....\n.WB.\n.BX.\n....\nB\n",
+        "4\n....\n.WB.\n.BW.\n....\nX\n",
+        "4\n....\n.WB.\n.BW.\n....\nB\nextra\n",
+        "\u{fffd}\u{0}",
+    ] {
+        let out = solve(input);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{input:?}");
+        assert!(out.stdout.is_empty(), "{input:?}");
+        assert_eq!(err.lines().count(), 1, "{input:?}: {err}");
+    }
+}
