@@ -15,6 +15,8 @@
 
 #[path = "../tests/common/perft_file.rs"]
 mod perft_file;
+#[path = "../tests/common/timing.rs"]
+mod timing;
 
 use board_game::games::go::{GoBoard, Komi, Rules};
 use board_game::util::game_stats::perft_naive;
@@ -22,19 +24,9 @@ use games::go::{perft, Board, Game, KoRule};
 use games::rng::Rng;
 use games::Color;
 use std::time::{Duration, Instant};
+use timing::{median, timed};
 
 const DEPTH: u32 = 6;
-
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let start = Instant::now();
-    let value = f();
-    (value, start.elapsed())
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
 
 fn main() {
     let runs: usize = std::env::args()
@@ -44,8 +36,7 @@ fn main() {
             a.parse().expect("the argument is the number of runs")
         });
 
-    println!("deep perft counts (tests/data/go, marked `bench`):");
-    for file in perft_file::load_all("go") {
+    perft_file::check_bench_counts("go", |file, depth| {
         let board: Board = file.board.parse().expect("fixture board");
         let rule: KoRule = file
             .rules
@@ -57,23 +48,8 @@ fn main() {
         if file.to_move == "White" {
             game.set_side_to_move(Color::White);
         }
-        for count in file.counts.iter().filter(|c| c.bench) {
-            let (leaves, time) = timed(|| perft(&game, count.depth));
-            let name = file.path.file_name().expect("file name").to_string_lossy();
-            println!(
-                "  {name} depth {}: {leaves} leaves in {:.3} s ({:.1} M leaves/s) {}",
-                count.depth,
-                time.as_secs_f64(),
-                leaves as f64 / time.as_secs_f64() / 1e6,
-                if leaves == count.leaves {
-                    "ok"
-                } else {
-                    "MISMATCH"
-                }
-            );
-            assert_eq!(leaves, count.leaves, "{name} depth {}", count.depth);
-        }
-    }
+        perft(&game, depth)
+    });
 
     println!("\nperft({DEPTH}) of the empty 5x5 board, CGOS rules, {runs} alternating runs each:");
     let ours = Game::new(Board::new(5, 5).expect("5x5"), KoRule::PositionalSuperko);

@@ -14,11 +14,13 @@
 
 #[path = "../tests/common/perft_file.rs"]
 mod perft_file;
+#[path = "../tests/common/timing.rs"]
+mod timing;
 
 use games::othello::{perft, Board};
 use games::Color;
 use magpie::othello::{Board as MagpieBoard, Stone};
-use std::time::{Duration, Instant};
+use timing::{median, timed};
 
 const DEPTH: u32 = 11;
 
@@ -50,17 +52,6 @@ fn magpie_perft(board: &MagpieBoard, stone: Stone, passed: bool, depth: u32) -> 
         .sum()
 }
 
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let start = Instant::now();
-    let value = f();
-    (value, start.elapsed())
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() {
     let runs: usize = std::env::args()
         .skip(1)
@@ -69,29 +60,13 @@ fn main() {
             a.parse().expect("the argument is the number of runs")
         });
 
-    println!("deep perft counts (tests/data/othello, marked `bench`):");
-    for file in perft_file::load_all("othello") {
+    perft_file::check_bench_counts("othello", |file, depth| {
         let mut board: Board = file.board.parse().expect("fixture board");
         if file.to_move == "White" {
             board.set_side_to_move(Color::White);
         }
-        for count in file.counts.iter().filter(|c| c.bench) {
-            let (leaves, time) = timed(|| perft(&board, count.depth));
-            let name = file.path.file_name().expect("file name").to_string_lossy();
-            println!(
-                "  {name} depth {:2}: {leaves:>12} leaves in {:7.3} s ({:.0} M leaves/s) {}",
-                count.depth,
-                time.as_secs_f64(),
-                leaves as f64 / time.as_secs_f64() / 1e6,
-                if leaves == count.leaves {
-                    "ok"
-                } else {
-                    "MISMATCH"
-                }
-            );
-            assert_eq!(leaves, count.leaves, "{name} depth {}", count.depth);
-        }
-    }
+        perft(&board, depth)
+    });
 
     println!("\nperft({DEPTH}) on 8x8 from the start, {runs} alternating runs each:");
     let ours_board = Board::standard();

@@ -14,25 +14,17 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::io::Write;
+mod common;
+
+use common::SOLVERS;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 const TOOLCHAIN: &str = "1.70.0";
 
 /// Codeforces' source limit.
 const LIMIT: usize = 64 * 1024;
-
-const SOLVERS: &[(&str, &str)] = &[
-    ("boj15671", env!("CARGO_BIN_EXE_boj15671")),
-    ("boj16571", env!("CARGO_BIN_EXE_boj16571")),
-    ("boj16988", env!("CARGO_BIN_EXE_boj16988")),
-    ("boj4664", env!("CARGO_BIN_EXE_boj4664")),
-    ("boj7682", env!("CARGO_BIN_EXE_boj7682")),
-    ("go_ko", env!("CARGO_BIN_EXE_go_ko")),
-    ("swea4615", env!("CARGO_BIN_EXE_swea4615")),
-    ("tictactoe", env!("CARGO_BIN_EXE_tictactoe")),
-];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -82,20 +74,8 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn run(binary: &Path, input: &[u8]) -> Output {
-    let mut child = Command::new(binary)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
+    let binary = binary.to_str().unwrap();
+    common::run(binary, input, Duration::from_secs(60)).unwrap_or_else(|| panic!("{binary} hung"))
 }
 
 #[test]

@@ -16,10 +16,11 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::SOLVERS;
 use games::rng::Rng;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const LIMIT: Duration = Duration::from_secs(2);
@@ -371,31 +372,8 @@ fn check_shape(problem: &str, input: &[u8], stdout: &str) -> Result<(), String> 
 
 /// Runs one input: `Ok(true)` accepted, `Ok(false)` rejected cleanly, `Err` what went wrong.
 fn run_one(problem: &str, binary: &str, input: &[u8]) -> Result<bool, String> {
-    let mut child = Command::new(binary)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start: {e}"))?;
-    let mut stdin = child.stdin.take().unwrap();
-    let bytes = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&bytes);
-    });
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("ran longer than {LIMIT:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
+    let out =
+        common::run(binary, input, LIMIT).ok_or_else(|| format!("ran longer than {LIMIT:?}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     match out.status.code() {
@@ -447,17 +425,6 @@ fn fuzz(
         Err(failures)
     }
 }
-
-const SOLVERS: &[(&str, &str)] = &[
-    ("boj15671", env!("CARGO_BIN_EXE_boj15671")),
-    ("boj16571", env!("CARGO_BIN_EXE_boj16571")),
-    ("boj16988", env!("CARGO_BIN_EXE_boj16988")),
-    ("boj4664", env!("CARGO_BIN_EXE_boj4664")),
-    ("boj7682", env!("CARGO_BIN_EXE_boj7682")),
-    ("go_ko", env!("CARGO_BIN_EXE_go_ko")),
-    ("swea4615", env!("CARGO_BIN_EXE_swea4615")),
-    ("tictactoe", env!("CARGO_BIN_EXE_tictactoe")),
-];
 
 #[test]
 fn no_solver_panics_hangs_or_prints_garbage() {

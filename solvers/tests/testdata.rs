@@ -8,24 +8,13 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeSet;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-/// The solver binaries, by problem name. A problem with test data but no entry here (or the
-/// other way round) fails [`every_problem_has_a_solver_and_cases`].
-const SOLVERS: &[(&str, &str)] = &[
-    ("boj15671", env!("CARGO_BIN_EXE_boj15671")),
-    ("boj16571", env!("CARGO_BIN_EXE_boj16571")),
-    ("boj16988", env!("CARGO_BIN_EXE_boj16988")),
-    ("boj4664", env!("CARGO_BIN_EXE_boj4664")),
-    ("boj7682", env!("CARGO_BIN_EXE_boj7682")),
-    ("go_ko", env!("CARGO_BIN_EXE_go_ko")),
-    ("swea4615", env!("CARGO_BIN_EXE_swea4615")),
-    ("tictactoe", env!("CARGO_BIN_EXE_tictactoe")),
-];
+use common::SOLVERS;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
 
 /// Generous: test builds share a noisy machine. check.sh applies the judges' 2 s.
 const TIME_LIMIT: Duration = Duration::from_secs(20);
@@ -44,28 +33,8 @@ struct Run {
 }
 
 fn run(binary: &str, input: &[u8]) -> Run {
-    let mut child = Command::new(binary)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // Feed stdin from a thread so a solver that stops reading cannot block us.
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            panic!("{binary} ran longer than {TIME_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
+    let output = common::run(binary, input, TIME_LIMIT)
+        .unwrap_or_else(|| panic!("{binary} ran longer than {TIME_LIMIT:?}"));
     Run {
         status: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -134,6 +103,8 @@ fn cases(problem: &str) -> Vec<PathBuf> {
     inputs
 }
 
+/// A problem with test data but no solver in `common::SOLVERS` (or the other way round)
+/// fails here.
 #[test]
 fn every_problem_has_a_solver_and_cases() {
     let dirs: BTreeSet<String> = std::fs::read_dir(testdata())

@@ -10,9 +10,10 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::collections::HashSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
 const LINES_3: [[usize; 3]; 8] = [
     [0, 1, 2],
@@ -80,19 +81,8 @@ fn all_games() -> (HashSet<[u8; 9]>, HashSet<[u8; 9]>) {
 }
 
 fn run(binary: &str, input: &str) -> String {
-    let mut child = Command::new(binary)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run(binary, input.as_bytes(), Duration::from_secs(60))
+        .unwrap_or_else(|| panic!("{binary} hung on\n{input}"));
     assert!(
         out.status.success(),
         "{binary} failed on\n{input}{}",

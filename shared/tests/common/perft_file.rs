@@ -93,3 +93,36 @@ fn parse(path: &Path) -> PerftFile {
     );
     file
 }
+
+/// For the benches: runs the counts marked `bench` of every file of `game`, `perft` giving
+/// the leaves of a file's position at a depth; prints each with its time and rate, and
+/// fails on a mismatch.
+// The tests use only the loader; the benches report on stdout.
+#[allow(dead_code, clippy::print_stdout)]
+pub fn check_bench_counts(game: &str, perft: impl Fn(&PerftFile, u32) -> u64) {
+    println!("deep perft counts (tests/data/{game}, marked `bench`):");
+    for file in load_all(game) {
+        let name = file
+            .path
+            .file_name()
+            .expect("file name")
+            .to_string_lossy()
+            .into_owned();
+        for count in file.counts.iter().filter(|c| c.bench) {
+            let start = std::time::Instant::now();
+            let leaves = perft(&file, count.depth);
+            let secs = start.elapsed().as_secs_f64();
+            let verdict = if leaves == count.leaves {
+                "ok"
+            } else {
+                "MISMATCH"
+            };
+            println!(
+                "  {name} depth {:2}: {leaves:>12} leaves in {secs:7.3} s ({:.1} M leaves/s) {verdict}",
+                count.depth,
+                leaves as f64 / secs / 1e6
+            );
+            assert_eq!(leaves, count.leaves, "{name} depth {}", count.depth);
+        }
+    }
+}

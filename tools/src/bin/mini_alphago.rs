@@ -24,7 +24,7 @@
 use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
-use games::mcts::{Evaluator, Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, Node, Playouts, Settings, Signs, Tree};
 use games::search::{Game, Side};
 use games::Color;
 use std::fmt::Write as _;
@@ -388,18 +388,8 @@ fn play<G: Shown, E: Evaluator<G>>(
         "{:>8} {:>8} {:>10} {:>10}",
         "move", "visits", "prior P", "Q value"
     );
-    for child in ranked.iter().take(5) {
-        let mv = child.mv.expect("a child has a move");
-        // Q for the player choosing the move: minus the child's own value.
-        let _ = writeln!(
-            out,
-            "{:>8} {:>8} {:>10.4} {:>10.4}",
-            game.describe(mv),
-            child.visits,
-            child.prior,
-            -child.q()
-        );
-    }
+    // Q for the player choosing the move: minus the child's own value.
+    top_five(game, &ranked, "", |child| -child.q(), &mut out);
     Ok(out)
 }
 
@@ -408,7 +398,7 @@ fn seed_report<G: Shown>(
     game: &G,
     options: &Options,
     tree: &Tree<G>,
-    ranked: &[&games::mcts::Node<G>],
+    ranked: &[&Node<G>],
     out: &mut String,
 ) {
     let best = tree.best_move().expect("a best move");
@@ -443,15 +433,27 @@ fn seed_report<G: Shown>(
         "  {:>8} {:>8} {:>10} {:>10}",
         "자리", "visits", "prior P", "Q value"
     );
+    // The seed prints each child's own value.
+    top_five(game, ranked, "  ", Node::q, out);
+}
+
+/// The five most visited moves, one row each: move, visits, prior, Q (as `q` reads it).
+fn top_five<G: Shown>(
+    game: &G,
+    ranked: &[&Node<G>],
+    indent: &str,
+    q: impl Fn(&Node<G>) -> f64,
+    out: &mut String,
+) {
     for child in ranked.iter().take(5) {
         let mv = child.mv.expect("a child has a move");
         let _ = writeln!(
             out,
-            "  {:>8} {:>8} {:>10.4} {:>10.4}",
+            "{indent}{:>8} {:>8} {:>10.4} {:>10.4}",
             game.describe(mv),
             child.visits,
             child.prior,
-            child.q()
+            q(child)
         );
     }
 }
