@@ -136,5 +136,6 @@ fn on_7x7_go_the_playout_search_beats_a_random_player() {
         })
         .collect();
     let wins: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    eprintln!("7x7 Go, 1,000 iterations of light playouts against random moves: won {wins} of 50");
     assert!(wins >= 45, "won {wins} of 50");
 }
