@@ -36,7 +36,7 @@
 //! assert!(!solution.pv.is_empty());
 //! ```
 
-use crate::othello::{board_mask, flips, moves, Board, Move, Square};
+use crate::othello::{board_mask, flips, margin, moves, Board, Move, Square};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -206,17 +206,6 @@ fn corners(n: usize) -> u64 {
     (1 << 0) | (1 << last) | (1 << (last * 8)) | (1 << (last * 8 + last))
 }
 
-/// The final score for the side with discs `p`: the empty squares go to the winner.
-fn final_score(p: u64, o: u64, empties: u32) -> i32 {
-    let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
-    let e = empties as i32;
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => mine - theirs + e,
-        std::cmp::Ordering::Less => mine - theirs - e,
-        std::cmp::Ordering::Equal => 0,
-    }
-}
-
 impl Solver {
     /// A solver with a table of `2^bits` entries (24 bytes each).
     ///
@@ -366,7 +355,7 @@ impl Solver {
         let legal = moves(p, o, self.mask);
         if legal == 0 {
             if moves(o, p, self.mask) == 0 {
-                return final_score(p, o, n);
+                return margin(p, o, n);
             }
             return -self.search(o, p, -beta, -alpha);
         }
@@ -600,15 +589,10 @@ impl Solver {
             return best;
         }
         // No move: pass if the opponent has one, else the game is over.
-        let mut rest = empties;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if flips(o, p, sq) != 0 {
-                return -self.shallow(o, p, -beta, -alpha, empties, n);
-            }
+        if moves(o, p, self.mask) != 0 {
+            return -self.shallow(o, p, -beta, -alpha, empties, n);
         }
-        final_score(p, o, n)
+        margin(p, o, n)
     }
 
     /// The score with one empty square left, `empty`.
@@ -623,7 +607,7 @@ impl Solver {
         if g > 0 {
             return mine - g - (theirs + g + 1);
         }
-        final_score(p, o, 1)
+        margin(p, o, 1)
     }
 
     /// A line of perfect play from a position worth `score`: at each step a move whose

@@ -1217,18 +1217,22 @@ impl search::Game for Game {
         if !self.is_over() {
             return None;
         }
-        let margin = self.margin();
-        let black = if margin > 0.0 {
-            1
-        } else if margin < 0.0 {
-            -1
-        } else {
-            0
-        };
-        Some(match self.to_move {
-            Color::Black => black,
-            Color::White => -black,
-        })
+        Some(result_for(self.to_move, self.margin()))
+    }
+}
+
+/// +1, 0 or −1 for `color`, given Black's margin (area minus White's area and komi).
+fn result_for(color: Color, black_margin: f64) -> i32 {
+    let black = if black_margin > 0.0 {
+        1
+    } else if black_margin < 0.0 {
+        -1
+    } else {
+        0
+    };
+    match color {
+        Color::Black => black,
+        Color::White => -black,
     }
 }
 
@@ -1240,18 +1244,10 @@ pub fn light_rollout(game: &Game, rng: &mut Rng) -> f64 {
     let cells = board.rows() * board.cols();
     board.playout(game.to_move, rng, 4 * cells + 16);
     let (black, white) = board.area_score();
-    let margin = black as f64 - white as f64 - game.komi;
-    let for_black = if margin > 0.0 {
-        1.0
-    } else if margin < 0.0 {
-        -1.0
-    } else {
-        0.0
-    };
-    match game.to_move {
-        Color::Black => for_black,
-        Color::White => -for_black,
-    }
+    f64::from(result_for(
+        game.to_move,
+        black as f64 - white as f64 - game.komi,
+    ))
 }
 
 /// Counts the leaves of the game tree `depth` plies deep from `game`, under its ko rule.

@@ -486,13 +486,19 @@ impl Board {
     /// them out).
     pub fn final_margin(&self) -> i32 {
         let (p, o) = self.sides();
-        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
-        let empty = self.empties().count() as i32;
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => mine - theirs + empty,
-            std::cmp::Ordering::Less => mine - theirs - empty,
-            std::cmp::Ordering::Equal => 0,
-        }
+        margin(p, o, self.empties().count())
+    }
+}
+
+/// The final margin for the side with discs `p` against `o` with `empties` squares left:
+/// the empty squares go to the winner ([`Board::final_margin`], and the exact solver's).
+pub(crate) fn margin(p: u64, o: u64, empties: u32) -> i32 {
+    let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = empties as i32;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + e,
+        std::cmp::Ordering::Less => mine - theirs - e,
+        std::cmp::Ordering::Equal => 0,
     }
 }
 
