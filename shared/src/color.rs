@@ -1,5 +1,6 @@
 //! The two players of Othello and Go.
 
+use crate::search::Side;
 use std::fmt;
 
 /// A player, and the colour of that player's discs or stones. Black moves first.
@@ -29,6 +30,16 @@ impl Color {
         match self {
             Color::Black => Color::White,
             Color::White => Color::Black,
+        }
+    }
+}
+
+/// Black moves first, in Othello and in Go.
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
         }
     }
 }

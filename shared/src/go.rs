@@ -1186,10 +1186,7 @@ impl search::Game for Game {
     type Move = Move;
 
     fn side(&self) -> Side {
-        match self.to_move {
-            Color::Black => Side::First,
-            Color::White => Side::Second,
-        }
+        self.to_move.into()
     }
 
     /// The legal moves of the side to move ([`Game::legal_moves`], the pass last); none once

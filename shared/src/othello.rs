@@ -506,10 +506,7 @@ impl Game for Board {
     type Move = Move;
 
     fn side(&self) -> Side {
-        match self.to_move {
-            Color::Black => Side::First,
-            Color::White => Side::Second,
-        }
+        self.to_move.into()
     }
 
     /// The legal placements in square order; `[Pass]` when there are none but the opponent
