@@ -45,9 +45,7 @@ fn main() {
             .parse()
             .expect("rule");
         let mut game = Game::new(board, rule);
-        if file.to_move == "White" {
-            game.set_side_to_move(Color::White);
-        }
+        game.set_side_to_move(file.to_move);
         perft(&game, depth)
     });
 

@@ -18,7 +18,6 @@ mod perft_file;
 mod timing;
 
 use games::othello::{perft, Board};
-use games::Color;
 use magpie::othello::{Board as MagpieBoard, Stone};
 use timing::{median, timed};
 
@@ -62,9 +61,7 @@ fn main() {
 
     perft_file::check_bench_counts("othello", |file, depth| {
         let mut board: Board = file.board.parse().expect("fixture board");
-        if file.to_move == "White" {
-            board.set_side_to_move(Color::White);
-        }
+        board.set_side_to_move(file.to_move);
         perft(&board, depth)
     });
 

@@ -7,7 +7,6 @@
 mod perft_file;
 
 use games::go::{perft, Board, Game, KoRule};
-use games::Color;
 
 fn game(file: &perft_file::PerftFile) -> Game {
     let board: Board = file
@@ -16,11 +15,7 @@ fn game(file: &perft_file::PerftFile) -> Game {
         .unwrap_or_else(|e| panic!("{}: {e}", file.path.display()));
     let rule: KoRule = file.rules.as_deref().unwrap_or("superko").parse().unwrap();
     let mut game = Game::new(board, rule);
-    game.set_side_to_move(match file.to_move.as_str() {
-        "Black" => Color::Black,
-        "White" => Color::White,
-        other => panic!("{}: to-move {other:?}", file.path.display()),
-    });
+    game.set_side_to_move(file.to_move);
     game
 }
 

@@ -7,18 +7,13 @@
 mod perft_file;
 
 use games::othello::{perft, Board};
-use games::Color;
 
 fn position(file: &perft_file::PerftFile) -> Board {
     let mut board: Board = file
         .board
         .parse()
         .unwrap_or_else(|e| panic!("{}: {e}", file.path.display()));
-    board.set_side_to_move(match file.to_move.as_str() {
-        "Black" => Color::Black,
-        "White" => Color::White,
-        other => panic!("{}: to-move {other:?}", file.path.display()),
-    });
+    board.set_side_to_move(file.to_move);
     board
 }
 

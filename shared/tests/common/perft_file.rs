@@ -10,6 +10,7 @@
 //! ```
 //! `bench` marks counts too slow for the test suite; the benchmark checks them.
 
+use games::Color;
 use std::path::{Path, PathBuf};
 
 /// One position and its expected perft counts.
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub struct PerftFile {
     pub path: PathBuf,
     pub rules: Option<String>,
-    pub to_move: String,
+    pub to_move: Color,
     pub board: String,
     pub counts: Vec<PerftCount>,
 }
@@ -48,10 +49,11 @@ pub fn load_all(game: &str) -> Vec<PerftFile> {
 fn parse(path: &Path) -> PerftFile {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut to_move = None;
     let mut file = PerftFile {
         path: path.to_path_buf(),
         rules: None,
-        to_move: String::new(),
+        to_move: Color::Black,
         board: String::new(),
         counts: Vec::new(),
     };
@@ -63,7 +65,13 @@ fn parse(path: &Path) -> PerftFile {
             [] => {}
             [w, ..] if w.starts_with('#') => {}
             ["rules", rules] => file.rules = Some(rules.to_string()),
-            ["to-move", side] => file.to_move = side.to_string(),
+            ["to-move", side] => {
+                to_move = Some(match *side {
+                    "Black" => Color::Black,
+                    "White" => Color::White,
+                    _ => panic!("{}: to-move {side:?}", at()),
+                });
+            }
             ["board"] => in_board = true,
             ["perft", depth, leaves, rest @ ..] => {
                 in_board = false;
@@ -91,6 +99,7 @@ fn parse(path: &Path) -> PerftFile {
         "{}: needs a board and perft lines",
         path.display()
     );
+    file.to_move = to_move.unwrap_or_else(|| panic!("{}: needs a to-move line", path.display()));
     file
 }
 
