@@ -410,8 +410,7 @@ impl Board {
 
     /// The point at 0-based `row` and `col`, or `None` off the board.
     pub fn point(&self, row: usize, col: usize) -> Option<Point> {
-        (row < self.rows() && col < self.cols())
-            .then(|| Point(((row + 1) * usize::from(self.stride) + col + 1) as u16))
+        (row < self.rows() && col < self.cols()).then(|| self.point_unchecked(row, col))
     }
 
     /// 0-based (row, column) of `p`.
@@ -472,20 +471,14 @@ impl Board {
     /// Proportional to the chain's size.
     pub fn chain(&self, p: Point) -> Option<Chain> {
         let color = self.at(p)?;
-        let start = usize::from(p.0);
         let mut stones = Vec::new();
         let mut liberties = Vec::new();
-        let mut s = start;
-        loop {
+        for s in self.stones_of(usize::from(p.0)) {
             stones.push(Point(s as u16));
             for n in self.neighbours(s) {
                 if self.c.color[n] == EMPTY {
                     liberties.push(Point(n as u16));
                 }
-            }
-            s = usize::from(self.c.next[s]);
-            if s == start {
-                break;
             }
         }
         stones.sort_unstable();
@@ -564,6 +557,25 @@ impl Board {
         }
         if !breathes && effect.captured_chains == 0 {
             return Err(IllegalMove::Suicide);
+        }
+        Ok(effect)
+    }
+
+    /// [`Board::effect`] under `rule`, where `seen(hash)` tells whether the position with
+    /// that hash stood earlier in the game (for positional superko).
+    fn effect_under(
+        &self,
+        rule: KoRule,
+        stone: u8,
+        p: usize,
+        seen: impl Fn(u64) -> bool,
+    ) -> Result<Effect, IllegalMove> {
+        let effect = self.effect(stone, p)?;
+        if rule != KoRule::None && self.ko == ko_key(p, stone) {
+            return Err(IllegalMove::Ko);
+        }
+        if rule == KoRule::PositionalSuperko && seen(effect.hash) {
+            return Err(IllegalMove::Superko);
         }
         Ok(effect)
     }
@@ -1069,8 +1081,7 @@ impl Game {
 
     /// Black's area score minus White's and the komi: positive when Black is ahead.
     pub fn margin(&self) -> f64 {
-        let (black, white) = self.board.area_score();
-        black as f64 - white as f64 - self.komi
+        area_margin(&self.board, self.komi)
     }
 
     /// The current position.
@@ -1104,14 +1115,10 @@ impl Game {
     }
 
     fn effect(&self, color: Color, p: Point) -> Result<Effect, IllegalMove> {
-        let effect = self.board.effect(code(color), usize::from(p.0))?;
-        if self.rule != KoRule::None && self.board.ko == ko_key(usize::from(p.0), code(color)) {
-            return Err(IllegalMove::Ko);
-        }
-        if self.rule == KoRule::PositionalSuperko && self.seen.contains(&effect.hash) {
-            return Err(IllegalMove::Superko);
-        }
-        Ok(effect)
+        self.board
+            .effect_under(self.rule, code(color), usize::from(p.0), |hash| {
+                self.seen.contains(&hash)
+            })
     }
 
     /// Whether `color` may play `mv` now. Passing is always legal.
@@ -1218,6 +1225,12 @@ impl search::Game for Game {
     }
 }
 
+/// Black's area score on `board` minus White's and `komi`.
+fn area_margin(board: &Board, komi: f64) -> f64 {
+    let (black, white) = board.area_score();
+    black as f64 - white as f64 - komi
+}
+
 /// +1, 0 or −1 for `color`, given Black's margin (area minus White's area and komi).
 fn result_for(color: Color, black_margin: f64) -> i32 {
     let black = if black_margin > 0.0 {
@@ -1240,11 +1253,7 @@ pub fn light_rollout(game: &Game, rng: &mut Rng) -> f64 {
     let mut board = game.board.clone();
     let cells = board.rows() * board.cols();
     board.playout(game.to_move, rng, 4 * cells + 16);
-    let (black, white) = board.area_score();
-    f64::from(result_for(
-        game.to_move,
-        black as f64 - white as f64 - game.komi,
-    ))
+    f64::from(result_for(game.to_move, area_margin(&board, game.komi)))
 }
 
 /// Counts the leaves of the game tree `depth` plies deep from `game`, under its ko rule.
@@ -1280,14 +1289,11 @@ struct Perft {
 
 impl Perft {
     fn legal(&self, board: &Board, color: Color, p: usize) -> Option<Effect> {
-        let effect = board.effect(code(color), p).ok()?;
-        if self.rule != KoRule::None && board.ko == ko_key(p, code(color)) {
-            return None;
-        }
-        if self.rule == KoRule::PositionalSuperko && self.history.contains(&effect.hash) {
-            return None;
-        }
-        Some(effect)
+        board
+            .effect_under(self.rule, code(color), p, |hash| {
+                self.history.contains(&hash)
+            })
+            .ok()
     }
 
     fn count(&mut self, ply: usize, color: Color, passes: u32, depth: u32) -> u64 {
