@@ -19,8 +19,8 @@
 //! - near the end (few empties) no table and no move list: the empty squares are tried in
 //!   parity order (squares in quadrants with an odd number of empties first), and the last
 //!   empty square has its own code;
-//! - the exact score by MTD(f): null-window searches from a first guess until the bounds
-//!   meet.
+//! - the exact score from one principal-variation search at the root with a window wider
+//!   than any score, then a principal variation checked move by move with null windows.
 //!
 //! # Examples
 //!
@@ -251,11 +251,7 @@ impl Solver {
     pub fn solve(&mut self, board: &Board) -> Solution {
         let start = self.nodes;
         let (p, o) = board.sides();
-        self.mask = board_mask(board.size() as u8);
-        self.quadrants = quadrants(board.size());
-        self.corners = corners(board.size());
-        self.symmetries = symmetries(board.size());
-        self.lines = lines(board.size());
+        self.set_size(board.size());
         let score = self.exact(p, o);
         let pv = self.principal_variation(p, o, score);
         Solution {
@@ -263,6 +259,15 @@ impl Solver {
             pv,
             nodes: self.nodes - start,
         }
+    }
+
+    /// Sets up the masks and tables that depend on the board size `n` only.
+    fn set_size(&mut self, n: usize) {
+        self.mask = board_mask(n as u8);
+        self.quadrants = quadrants(n);
+        self.corners = corners(n);
+        self.symmetries = symmetries(n);
+        self.lines = lines(n);
     }
 
     /// The exact score: one principal-variation search with a window wider than any score
@@ -655,8 +660,7 @@ mod tests {
     fn first_moves(board: &Board) -> usize {
         let (p, o) = board.sides();
         let mut solver = Solver::new(10);
-        solver.mask = board_mask(board.size() as u8);
-        solver.symmetries = symmetries(board.size());
+        solver.set_size(board.size());
         let legal = moves(p, o, solver.mask);
         let mut list: Vec<(i32, u8, u64)> = (0..64u8)
             .filter(|&sq| legal >> sq & 1 == 1)
@@ -694,8 +698,7 @@ mod stability {
 
     fn solver_for(n: usize) -> Solver {
         let mut solver = Solver::new(10);
-        solver.mask = board_mask(n as u8);
-        solver.lines = lines(n);
+        solver.set_size(n);
         solver
     }
 
@@ -706,19 +709,14 @@ mod stability {
         let board: Board = "BBB.B.\n......\n......\n......\n......\n......"
             .parse()
             .unwrap();
-        let (b, w) = (
-            board.discs(crate::Color::Black).0,
-            board.discs(crate::Color::White).0,
-        );
+        // Parsed boards have Black to move: `sides()` is (Black, White).
+        let (b, w) = board.sides();
         assert_eq!(solver.stable(b, w), 0b111);
         // On a full board every disc is stable.
         let full: Board = "BWBWBW\nWBWBWB\nBWBWBW\nWBWBWB\nBWBWBW\nWBWBWB"
             .parse()
             .unwrap();
-        let (b, w) = (
-            full.discs(crate::Color::Black).0,
-            full.discs(crate::Color::White).0,
-        );
+        let (b, w) = full.sides();
         assert_eq!(solver.stable(b, w), b);
         assert_eq!(solver.stable(w, b), w);
         // The start: nothing is stable.
