@@ -24,60 +24,23 @@ use games::go::{perft, Board, Game, KoRule};
 use games::rng::Rng;
 use games::Color;
 use std::time::{Duration, Instant};
-use timing::{median, timed};
 
 const DEPTH: u32 = 6;
 
 fn main() {
-    let runs: usize = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map_or(3, |a| {
-            a.parse().expect("the argument is the number of runs")
-        });
+    let runs = timing::runs(3);
 
-    perft_file::check_bench_counts("go", |file, depth| {
-        let board: Board = file.board.parse().expect("fixture board");
-        let rule: KoRule = file
-            .rules
-            .as_deref()
-            .unwrap_or("superko")
-            .parse()
-            .expect("rule");
-        let mut game = Game::new(board, rule);
-        game.set_side_to_move(file.to_move);
-        perft(&game, depth)
-    });
+    perft_file::check_bench_counts("go", |file, depth| perft(&file.go(), depth));
 
     println!("\nperft({DEPTH}) of the empty 5x5 board, CGOS rules, {runs} alternating runs each:");
     let ours = Game::new(Board::new(5, 5).expect("5x5"), KoRule::PositionalSuperko);
     let theirs = GoBoard::new(5, Komi::zero(), Rules::cgos());
-    let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
-    let mut leaves = 0;
-    for run in 1..=runs {
-        let (a, ta) = timed(|| perft(&ours, DEPTH));
-        let (b, tb) = timed(|| perft_naive(&theirs, DEPTH));
-        assert_eq!(a, b, "the two crates disagree");
-        leaves = a;
-        println!(
-            "  run {run}: games {:.3} s, board-game {:.3} s ({a} leaves)",
-            ta.as_secs_f64(),
-            tb.as_secs_f64()
-        );
-        t_ours.push(ta);
-        t_theirs.push(tb);
-    }
-    let (a, b) = (median(&mut t_ours), median(&mut t_theirs));
-    println!(
-        "median: games {:.3} s ({:.1} M leaves/s), board-game {:.3} s ({:.1} M leaves/s)",
-        a.as_secs_f64(),
-        leaves as f64 / a.as_secs_f64() / 1e6,
-        b.as_secs_f64(),
-        leaves as f64 / b.as_secs_f64() / 1e6
-    );
-    println!(
-        "ratio games/board-game: {:.3} (target < 1)",
-        a.as_secs_f64() / b.as_secs_f64()
+    timing::versus(
+        runs,
+        "board-game",
+        "target < 1",
+        || perft(&ours, DEPTH),
+        || perft_naive(&theirs, DEPTH),
     );
 
     println!("\nrandom playouts on 9x9 (no filling of own one-point eyes, simple ko), one thread:");

@@ -19,7 +19,6 @@ mod timing;
 
 use games::othello::{perft, Board};
 use magpie::othello::{Board as MagpieBoard, Stone};
-use timing::{median, timed};
 
 const DEPTH: u32 = 11;
 
@@ -52,47 +51,17 @@ fn magpie_perft(board: &MagpieBoard, stone: Stone, passed: bool, depth: u32) -> 
 }
 
 fn main() {
-    let runs: usize = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .map_or(5, |a| {
-            a.parse().expect("the argument is the number of runs")
-        });
+    let runs = timing::runs(5);
 
-    perft_file::check_bench_counts("othello", |file, depth| {
-        let mut board: Board = file.board.parse().expect("fixture board");
-        board.set_side_to_move(file.to_move);
-        perft(&board, depth)
-    });
+    perft_file::check_bench_counts("othello", |file, depth| perft(&file.othello(), depth));
 
     println!("\nperft({DEPTH}) on 8x8 from the start, {runs} alternating runs each:");
-    let ours_board = Board::standard();
-    let magpie_board = MagpieBoard::standard();
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    let mut leaves = 0;
-    for run in 1..=runs {
-        let (a, t_ours) = timed(|| perft(&ours_board, DEPTH));
-        let (b, t_magpie) = timed(|| magpie_perft(&magpie_board, Stone::Black, false, DEPTH));
-        assert_eq!(a, b, "the two crates disagree");
-        leaves = a;
-        println!(
-            "  run {run}: games {:.3} s, magpie {:.3} s ({a} leaves)",
-            t_ours.as_secs_f64(),
-            t_magpie.as_secs_f64()
-        );
-        ours.push(t_ours);
-        theirs.push(t_magpie);
-    }
-    let (m_ours, m_magpie) = (median(&mut ours), median(&mut theirs));
-    println!(
-        "median: games {:.3} s ({:.0} M leaves/s), magpie {:.3} s ({:.0} M leaves/s)",
-        m_ours.as_secs_f64(),
-        leaves as f64 / m_ours.as_secs_f64() / 1e6,
-        m_magpie.as_secs_f64(),
-        leaves as f64 / m_magpie.as_secs_f64() / 1e6,
-    );
-    println!(
-        "ratio games/magpie: {:.3} (target <= 0.8)",
-        m_ours.as_secs_f64() / m_magpie.as_secs_f64()
+    let (ours, theirs) = (Board::standard(), MagpieBoard::standard());
+    timing::versus(
+        runs,
+        "magpie",
+        "target <= 0.8",
+        || perft(&ours, DEPTH),
+        || magpie_perft(&theirs, Stone::Black, false, DEPTH),
     );
 }

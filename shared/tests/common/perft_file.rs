@@ -10,7 +10,10 @@
 //! ```
 //! `bench` marks counts too slow for the test suite; the benchmark checks them.
 
-use games::Color;
+// The Othello and the Go test and bench each use a part of this module.
+#![allow(dead_code)]
+
+use games::{go, othello, Color};
 use std::path::{Path, PathBuf};
 
 /// One position and its expected perft counts.
@@ -29,6 +32,34 @@ pub struct PerftCount {
     pub depth: u32,
     pub leaves: u64,
     pub bench: bool,
+}
+
+impl PerftFile {
+    /// The file's Othello position, its side to move set.
+    pub fn othello(&self) -> othello::Board {
+        let mut board: othello::Board = self.board.parse().unwrap_or_else(|e| self.fail(e));
+        board.set_side_to_move(self.to_move);
+        board
+    }
+
+    /// The file's Go game: its position, its ko rule (positional superko if it names none)
+    /// and its side to move.
+    pub fn go(&self) -> go::Game {
+        let board: go::Board = self.board.parse().unwrap_or_else(|e| self.fail(e));
+        let rule: go::KoRule = self
+            .rules
+            .as_deref()
+            .unwrap_or("superko")
+            .parse()
+            .unwrap_or_else(|e| self.fail(e));
+        let mut game = go::Game::new(board, rule);
+        game.set_side_to_move(self.to_move);
+        game
+    }
+
+    fn fail(&self, e: impl std::fmt::Display) -> ! {
+        panic!("{}: {e}", self.path.display())
+    }
 }
 
 /// Every `*.perft` file under `tests/data/<game>`, sorted by name.
@@ -103,11 +134,31 @@ fn parse(path: &Path) -> PerftFile {
     file
 }
 
+/// For the tests: checks the counts not marked `bench` of every file of `game`, `perft`
+/// giving the leaves of a file's position at a depth; fails on a mismatch and returns how
+/// many counts it checked.
+pub fn check_counts(game: &str, perft: impl Fn(&PerftFile, u32) -> u64) -> usize {
+    let mut checked = 0;
+    for file in load_all(game) {
+        for count in file.counts.iter().filter(|c| !c.bench) {
+            assert_eq!(
+                perft(&file, count.depth),
+                count.leaves,
+                "{} depth {}",
+                file.path.display(),
+                count.depth
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
 /// For the benches: runs the counts marked `bench` of every file of `game`, `perft` giving
 /// the leaves of a file's position at a depth; prints each with its time and rate, and
 /// fails on a mismatch.
-// The tests use only the loader; the benches report on stdout.
-#[allow(dead_code, clippy::print_stdout)]
+// The benches report on stdout.
+#[allow(clippy::print_stdout)]
 pub fn check_bench_counts(game: &str, perft: impl Fn(&PerftFile, u32) -> u64) {
     println!("deep perft counts (tests/data/{game}, marked `bench`):");
     for file in load_all(game) {
