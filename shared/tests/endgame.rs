@@ -6,7 +6,7 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use games::endgame::Solver;
+use games::endgame::{Limit, Solver};
 use games::othello::Board;
 use games::rng::Rng;
 use games::search::{alpha_beta, minimax, Game, Side, FULL_WINDOW};
@@ -94,4 +94,67 @@ fn random_positions_agree_with_plain_alpha_beta() {
         .collect();
     let checked: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
     assert_eq!(checked, 300);
+}
+
+#[test]
+fn a_limited_solve_brackets_the_truth_and_a_finished_one_equals_solve() {
+    let mut rng = Rng::new(11);
+    let (mut bracketed, mut finished) = (0, 0);
+    for e in [10, 12, 14, 14, 16, 16] {
+        let board = random_position(&mut rng, 8, e);
+        let truth = Solver::new(16).solve(&board);
+        for nodes in [70_000, 200_000, 5_000_000] {
+            let limit = Limit {
+                nodes: Some(nodes),
+                time: None,
+            };
+            match Solver::new(16).solve_within(&board, limit) {
+                Ok(solution) => {
+                    assert_eq!(solution.score, truth.score, "{board:?}");
+                    replay(&board, &solution.pv, solution.score);
+                    finished += 1;
+                }
+                Err(bounds) => {
+                    assert!(
+                        bounds.lower <= truth.score && truth.score <= bounds.upper,
+                        "{bounds:?} leaves out {} in\n{board:?}",
+                        truth.score
+                    );
+                    assert!(bounds.nodes >= nodes, "stopped early: {bounds:?}");
+                    bracketed += 1;
+                }
+            }
+        }
+    }
+    // Both outcomes must have been exercised, or the test proves nothing about one of them.
+    assert!(
+        bracketed > 0 && finished > 0,
+        "{bracketed} bracketed, {finished} finished"
+    );
+}
+
+#[test]
+fn a_node_with_34_moves_is_searched() {
+    // The fixture's position: 34 legal moves for Black (more than the move list once held).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/othello/mobility-34.perft"
+    ))
+    .unwrap();
+    let rows: String = text
+        .lines()
+        .skip_while(|l| *l != "board")
+        .skip(1)
+        .take(8)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let board: Board = rows.parse().unwrap();
+    assert_eq!(board.moves().len(), 34);
+    let limit = Limit {
+        nodes: Some(300_000),
+        time: None,
+    };
+    // Far too deep to finish: it must stop with honest bounds, not panic.
+    let bounds = Solver::new(16).solve_within(&board, limit).unwrap_err();
+    assert!(-64 <= bounds.lower && bounds.lower <= bounds.upper && bounds.upper <= 64);
 }

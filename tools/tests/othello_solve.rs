@@ -11,7 +11,12 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn solve(input: &str) -> Output {
+    solve_with(&[], input)
+}
+
+fn solve_with(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_othello_solve"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -88,5 +93,44 @@ fn bad_input_is_one_line_and_status_1() {
         assert_eq!(out.status.code(), Some(1), "{input:?}");
         assert!(out.stdout.is_empty(), "{input:?}");
         assert_eq!(err.lines().count(), 1, "{input:?}: {err}");
+    }
+}
+
+#[test]
+fn a_limit_stops_with_bounds() {
+    // The 8x8 start is far too deep to solve: the limit must stop it with bounds, exit 0.
+    let start =
+        "8\n........\n........\n........\n...WB...\n...BW...\n........\n........\n........\nB\n";
+    let out = solve_with(&["--max-nodes", "200000", "--hash-bits", "16"], start);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let bounds = field(&text, "bounds for Black: ");
+    assert!(bounds.contains("not exact"), "{bounds}");
+    // A small position finishes under a generous limit and prints the exact result.
+    let out = solve_with(&["--max-seconds", "60"], "4\n....\n.WB.\n.BW.\n....\nB\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(field(&text, "exact result for Black: "), "-10");
+}
+
+#[test]
+fn an_impossible_table_is_refused_before_allocating() {
+    // 2^30 entries of 24 bytes: 25.8 GB, more than this project's machines have.
+    let out = solve_with(&["--hash-bits", "30"], "4\n....\n.WB.\n.BW.\n....\nB\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("25.8 GB"), "{err}");
+    for bad in [
+        ["--max-nodes", "0"],
+        ["--max-seconds", "-1"],
+        ["--hash-bits", "31"],
+    ] {
+        let out = solve_with(&bad, "");
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
     }
 }

@@ -7,16 +7,15 @@
 //! winner), the final score as Black–White, a principal variation in coordinates (column
 //! letter and row number, `pass` for a pass), and the nodes searched, the time and nodes per
 //! second. On runs longer than a second, progress (elapsed time, nodes, the score's current
-//! bounds) goes to stderr.
+//! bounds) goes to stderr. With `--max-nodes` or `--max-seconds` a solve that reaches the
+//! limit stops and prints the bounds it proved (exit status 0).
 //!
-//! ```text
-//! othello_solve [--hash-bits B] [FILE]      B: table of 2^B entries, 24 bytes each (default 22)
-//! ```
+//! See [`USAGE`] (`othello_solve --help`) for the flags.
 
 // A command-line tool reports on stdout.
 #![allow(clippy::print_stdout)]
 
-use games::endgame::Solver;
+use games::endgame::{Limit, Solver};
 use games::judge::Tokens;
 use games::othello::{Board, Move};
 use games::Color;
@@ -26,7 +25,34 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+const USAGE: &str = "\
+othello_solve: the exact result of an Othello position under perfect play
+
+usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [FILE]
+
+  FILE             the position (default: stdin)
+  --hash-bits B    a table of 2^B entries, 24 bytes each (10..=30, default 22 = 100 MB);
+                   refused before allocating when the machine lacks the memory
+  --max-nodes N    stop after about N nodes and print the bounds proved so far
+  --max-seconds S  stop after about S seconds (a decimal number) likewise
+  -h, --help       this text
+
+input: N (4, 6 or 8), N rows of B (black), W (white) and . (empty), then the side
+to move, B or W. For example the 6x6 start:
+  6  ......  ......  ..WB..  ..BW..  ......  ......  B
+
+output: the result for the side to move (its discs minus the opponent's at the end,
+empty squares counted for the winner), the final score Black-White, a principal
+variation in Othello notation (column letter a.., row number 1.., a1 top left;
+`pass` for a pass), and nodes, time, nodes per second. Progress goes to stderr.
+A solve stopped by a limit prints `bounds for <side>: [lower, upper]` instead.
+";
+
 fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -73,33 +99,73 @@ fn parse(bytes: &[u8]) -> Result<Board, String> {
     Ok(board)
 }
 
+/// Bytes of memory the kernel says it can give (`MemAvailable`), where it says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn run() -> Result<(), String> {
     let mut bits = 22;
     let mut file = None;
+    let mut limit = Limit::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--hash-bits" => {
-                let value = args.next().ok_or("--hash-bits needs a number")?;
+                let value = value("--hash-bits")?;
                 bits = value
                     .parse()
                     .ok()
                     .filter(|b| (10..=30).contains(b))
                     .ok_or_else(|| format!("--hash-bits must be in 10..=30, not {value:?}"))?;
             }
-            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            "--max-nodes" => {
+                let value = value("--max-nodes")?;
+                let nodes = value.parse().ok().filter(|&n: &u64| n > 0).ok_or_else(|| {
+                    format!("--max-nodes must be a whole number above 0, not {value:?}")
+                })?;
+                limit.nodes = Some(nodes);
+            }
+            "--max-seconds" => {
+                let value = value("--max-seconds")?;
+                let seconds = value
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 1e9)
+                    .ok_or_else(|| {
+                        format!("--max-seconds must be a number of seconds above 0, not {value:?}")
+                    })?;
+                limit.time = Some(Duration::from_secs_f64(seconds));
+            }
+            flag if flag.starts_with('-') && flag != "-" => {
+                return Err(format!("unknown option {flag} (see --help)"))
+            }
             path => file = Some(path.to_string()),
         }
     }
+    let bytes_needed = (1u64 << bits) * 24;
+    if let Some(available) = available_memory() {
+        if bytes_needed > available {
+            return Err(format!(
+                "--hash-bits {bits}: a table of 2^{bits} entries needs {:.1} GB, but only {:.1} GB of memory is available",
+                bytes_needed as f64 / 1e9,
+                available as f64 / 1e9
+            ));
+        }
+    }
     let mut bytes = Vec::new();
-    match &file {
+    match file.as_deref().filter(|&f| f != "-") {
         Some(path) => std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)),
         None => std::io::stdin().read_to_end(&mut bytes),
     }
     .map_err(|e| format!("{}: {e}", file.as_deref().unwrap_or("stdin")))?;
     let board = parse(&bytes)?;
 
-    let mut solver = Solver::new(bits);
+    let mut solver = Solver::try_new(bits).map_err(|e| format!("--hash-bits {bits}: {e}"))?;
     let progress = solver.progress();
     let done = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
@@ -128,12 +194,37 @@ fn run() -> Result<(), String> {
             }
         })
     };
-    let solution = solver.solve(&board);
+    let outcome = solver.solve_within(&board, limit);
     let time = start.elapsed();
     done.store(true, Ordering::Relaxed);
     let _ = reporter.join();
 
     let mover = board.side_to_move();
+    let rate = |nodes: u64| nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6;
+    let solution = match outcome {
+        Ok(solution) => solution,
+        Err(bounds) => {
+            println!("to move: {mover}");
+            if bounds.lower == bounds.upper {
+                println!(
+                    "result for {mover}: {:+} (exact; the limit stopped the principal variation)",
+                    bounds.lower
+                );
+            } else {
+                println!(
+                    "bounds for {mover}: [{:+}, {:+}] (not exact: the limit stopped the solve)",
+                    bounds.lower, bounds.upper
+                );
+            }
+            println!(
+                "nodes: {}, time: {:.3} s, {:.1} M nodes/s",
+                bounds.nodes,
+                time.as_secs_f64(),
+                rate(bounds.nodes)
+            );
+            return Ok(());
+        }
+    };
     let cells = (board.size() * board.size()) as i32;
     // The score is even and counts every square: mover + opponent = cells at the end.
     let (mine, theirs) = ((cells + solution.score) / 2, (cells - solution.score) / 2);
@@ -157,7 +248,7 @@ fn run() -> Result<(), String> {
         "nodes: {}, time: {:.3} s, {:.1} M nodes/s",
         solution.nodes,
         time.as_secs_f64(),
-        solution.nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6
+        rate(solution.nodes)
     );
     Ok(())
 }
