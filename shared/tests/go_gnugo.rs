@@ -6,7 +6,7 @@
 //! (`list_stones`). Now and then an illegal point is played on purpose and both engines must
 //! refuse it; now and then a just-captured point is retaken, which is where kos live.
 //!
-//! Needs GNU Go: `apt-get install gnugo` (`.ci/run` installs it; the binary is
+//! Needs GNU Go: `apt-get install gnugo` (`scripts/test.sh` installs it; the binary is
 //! `/usr/games/gnugo`, or set `GNUGO=/path/to/gnugo`). Set `GAMES_SKIP_GNUGO=1` to skip
 //! locally.
 
@@ -226,8 +226,7 @@ fn play_games(binary: &str, rule: KoRule, seed: u64) -> (usize, usize, usize, us
 
 #[test]
 fn two_thousand_random_games_agree_with_gnu_go() {
-    if std::env::var_os("GAMES_SKIP_GNUGO").is_some() {
-        eprintln!("skipped: GAMES_SKIP_GNUGO is set");
+    if testkit::skip_if_set("GAMES_SKIP_GNUGO", "go_gnugo::two_thousand_random_games") {
         return;
     }
     let binary = std::env::var("GNUGO").unwrap_or_else(|_| "/usr/games/gnugo".to_string());

@@ -9,6 +9,7 @@
 mod conformance;
 
 use games::othello::{Bitboard, Board, IllegalMove, Move, ParseError, Square, SIZES};
+use games::rng::Rng;
 use games::search::{alpha_beta, alpha_beta_tt, minimax, Game, Table, FULL_WINDOW};
 use games::Color;
 use itertools::{iproduct, Itertools};
@@ -214,21 +215,10 @@ fn text_round_trips() {
     assert!(Board::new(7).is_err() && Board::new(0).is_err() && Board::new(10).is_err());
 }
 
-/// A small deterministic generator: the test must not depend on a random crate's stream.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 #[test]
 fn random_games_agree_with_the_cell_walking_reference() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    // The crate's own generator: deterministic, and no random crate's stream to depend on.
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let (mut positions, mut passes, mut ended) = (0, 0, 0);
     for n in SIZES {
         for _game in 0..300 {

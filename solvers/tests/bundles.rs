@@ -8,7 +8,7 @@
 //!   directory; and on every testdata case the compiled bundle prints the same stdout and
 //!   stderr and exits with the same status as the Cargo-built binary.
 //!
-//! Needs the toolchain: `rustup toolchain install 1.70.0 --profile minimal` (`.ci/run`
+//! Needs the toolchain: `rustup toolchain install 1.70.0 --profile minimal` (`scripts/test.sh`
 //! does this). Set `GAMES_SKIP_RUSTC_1_70=1` to skip locally.
 
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
@@ -17,70 +17,20 @@
 mod common;
 
 use common::SOLVERS;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::Duration;
-
-const TOOLCHAIN: &str = "1.70.0";
+use std::path::Path;
+use std::process::Output;
+use testkit::{old_rustc, old_rustc_build as rustc, root, scratch, OLD_RUSTC as TOOLCHAIN};
 
 /// Codeforces' source limit.
 const LIMIT: usize = 64 * 1024;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
-}
-
-/// `None` when the test is skipped; panics with the install command when rustc 1.70 is
-/// missing.
-fn old_rustc() -> Option<()> {
-    if std::env::var_os("GAMES_SKIP_RUSTC_1_70").is_some() {
-        eprintln!("skipped: GAMES_SKIP_RUSTC_1_70 is set");
-        return None;
-    }
-    let probe = Command::new("rustup")
-        .args(["run", TOOLCHAIN, "rustc", "--version"])
-        .output();
-    assert!(
-        probe.as_ref().is_ok_and(|o| o.status.success()),
-        "rustc {TOOLCHAIN} is missing: run `rustup toolchain install {TOOLCHAIN} --profile minimal` \
-         (or set GAMES_SKIP_RUSTC_1_70=1 to skip this test locally)"
-    );
-    Some(())
-}
-
-/// Runs `rustc +1.70.0 args` in `dir`; `Err` holds its messages.
-fn rustc(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let out = Command::new("rustup")
-        .args(["run", TOOLCHAIN, "rustc"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("games-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(binary: &Path, input: &[u8]) -> Output {
-    let binary = binary.to_str().unwrap();
-    common::run(binary, input, Duration::from_secs(60)).unwrap_or_else(|| panic!("{binary} hung"))
+    testkit::run_ok(binary, &[], input)
 }
 
 #[test]
 fn the_shared_crate_builds_with_rustc_1_70_and_no_dependencies() {
-    if old_rustc().is_none() {
+    if !old_rustc("bundles::the_shared_crate_builds_with_rustc_1_70") {
         return;
     }
     let dir = scratch("lib");
@@ -101,7 +51,7 @@ fn the_shared_crate_builds_with_rustc_1_70_and_no_dependencies() {
 
 #[test]
 fn every_solver_bundles_into_one_file_that_behaves_like_the_cargo_build() {
-    if old_rustc().is_none() {
+    if !old_rustc("bundles::every_solver_bundles") {
         return;
     }
     let root = root();
@@ -172,10 +122,9 @@ fn check_one(
     });
 
     let mut cases = 0;
-    let testdata = root.join("testdata").join(problem);
-    for entry in std::fs::read_dir(&testdata).unwrap() {
-        let input = entry.unwrap().path();
-        if input.extension().is_some_and(|e| e == "in") {
+    for case in testkit::cases(problem) {
+        let input = case.input;
+        {
             let bytes = std::fs::read(&input).unwrap();
             let want = run(cargo_binary, &bytes);
             let got = run(&dir.join("main"), &bytes);

@@ -12,9 +12,9 @@ mod common;
 
 use common::SOLVERS;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
+use testkit::{Case, Expected};
 
 /// Generous: test builds share a noisy machine. check.sh applies the judges' 2 s.
 const TIME_LIMIT: Duration = Duration::from_secs(20);
@@ -22,18 +22,14 @@ const TIME_LIMIT: Duration = Duration::from_secs(20);
 /// At least this many cases per solver (the floor), not counting error cases.
 const MIN_ACCEPTED_CASES: usize = 6;
 
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
-}
-
 struct Run {
     status: Option<i32>,
     stdout: String,
     stderr: String,
 }
 
-fn run(binary: &str, input: &[u8]) -> Run {
-    let output = common::run(binary, input, TIME_LIMIT)
+fn run(binary: &str, args: &[&str], input: &[u8]) -> Run {
+    let output = testkit::run(Path::new(binary), args, input, TIME_LIMIT)
         .unwrap_or_else(|| panic!("{binary} ran longer than {TIME_LIMIT:?}"));
     Run {
         status: output.status.code(),
@@ -53,75 +49,61 @@ fn normalize(text: &str) -> String {
 }
 
 /// Checks one case; `Err` describes the failure.
-fn check_case(binary: &str, input: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(input).unwrap();
-    let got = run(binary, &bytes);
-    let out_path = input.with_extension("out");
-    let err_path = input.with_extension("err");
-    if out_path.exists() {
-        let want = std::fs::read_to_string(&out_path).unwrap();
-        if got.status != Some(0) {
-            return Err(format!("exit {:?}, stderr {:?}", got.status, got.stderr));
+fn check_case(binary: &str, case: &Case) -> Result<(), String> {
+    let bytes = std::fs::read(&case.input).unwrap();
+    let got = run(binary, &[], &bytes);
+    match &case.expected {
+        Expected::Answer(want) => {
+            if got.status != Some(0) {
+                return Err(format!("exit {:?}, stderr {:?}", got.status, got.stderr));
+            }
+            if normalize(want) != normalize(&got.stdout) {
+                return Err(format!(
+                    "wrong answer\n--- expected\n{want}--- actual\n{}",
+                    got.stdout
+                ));
+            }
         }
-        if normalize(&want) != normalize(&got.stdout) {
-            return Err(format!(
-                "wrong answer\n--- expected\n{want}--- actual\n{}",
-                got.stdout
-            ));
+        Expected::Error(want) => {
+            if got.status != Some(1) {
+                return Err(format!("expected exit 1, got {:?}", got.status));
+            }
+            if !got.stdout.is_empty() {
+                return Err(format!("stdout not empty on error: {:?}", got.stdout));
+            }
+            if got.stderr.lines().count() != 1 || got.stderr.contains("panicked") {
+                return Err(format!("stderr is not one clean line: {:?}", got.stderr));
+            }
+            if normalize(want) != normalize(&got.stderr) {
+                return Err(format!(
+                    "wrong error\n  expected {:?}\n  actual   {:?}",
+                    want.trim_end(),
+                    got.stderr.trim_end()
+                ));
+            }
         }
-    } else if err_path.exists() {
-        let want = std::fs::read_to_string(&err_path).unwrap();
-        if got.status != Some(1) {
-            return Err(format!("expected exit 1, got {:?}", got.status));
-        }
-        if !got.stdout.is_empty() {
-            return Err(format!("stdout not empty on error: {:?}", got.stdout));
-        }
-        if got.stderr.lines().count() != 1 || got.stderr.contains("panicked") {
-            return Err(format!("stderr is not one clean line: {:?}", got.stderr));
-        }
-        if normalize(&want) != normalize(&got.stderr) {
-            return Err(format!(
-                "wrong error\n  expected {:?}\n  actual   {:?}",
-                want.trim_end(),
-                got.stderr.trim_end()
-            ));
-        }
-    } else {
-        return Err("no .out or .err file".to_string());
     }
     Ok(())
 }
 
-fn cases(problem: &str) -> Vec<PathBuf> {
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(testdata().join(problem))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "in"))
-        .collect();
-    inputs.sort();
-    inputs
+fn answered(case: &Case) -> bool {
+    matches!(case.expected, Expected::Answer(_))
 }
 
 /// A problem with test data but no solver in `common::SOLVERS` (or the other way round)
 /// fails here.
 #[test]
 fn every_problem_has_a_solver_and_cases() {
-    let dirs: BTreeSet<String> = std::fs::read_dir(testdata())
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let dirs: BTreeSet<String> = testkit::problems().into_iter().collect();
     let solvers: BTreeSet<String> = SOLVERS.iter().map(|(p, _)| p.to_string()).collect();
     assert_eq!(
         dirs, solvers,
         "testdata/ directories and solver binaries differ"
     );
     for (problem, _) in SOLVERS {
-        let accepted = cases(problem)
+        let accepted = testkit::cases(problem)
             .iter()
-            .filter(|p| p.with_extension("out").exists())
+            .filter(|c| answered(c))
             .count();
         assert!(
             accepted >= MIN_ACCEPTED_CASES,
@@ -135,10 +117,10 @@ fn every_case_passes() {
     let mut failures = Vec::new();
     let mut total = 0;
     for (problem, binary) in SOLVERS {
-        for input in cases(problem) {
+        for case in testkit::cases(problem) {
             total += 1;
-            if let Err(why) = check_case(binary, &input) {
-                failures.push(format!("{}: {why}", input.display()));
+            if let Err(why) = check_case(binary, &case) {
+                failures.push(format!("{}: {why}", case.input.display()));
             }
         }
     }
@@ -155,21 +137,17 @@ fn every_case_passes() {
 fn trace_goes_to_stderr_and_leaves_stdout_alone() {
     for (problem, binary) in SOLVERS {
         // The largest case with an answer: the longest game to follow.
-        let input = cases(problem)
+        let case = testkit::cases(problem)
             .into_iter()
-            .filter(|p| p.with_extension("out").exists())
-            .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+            .filter(answered)
+            .max_by_key(|c| std::fs::metadata(&c.input).unwrap().len())
             .unwrap();
-        let bytes = std::fs::read(&input).unwrap();
-        let plain = run(binary, &bytes);
-        let traced = Command::new(binary)
-            .arg("--trace")
-            .stdin(std::fs::File::open(&input).unwrap())
-            .output()
-            .unwrap();
-        assert_eq!(traced.status.code(), Some(0), "{problem}");
-        assert_eq!(String::from_utf8_lossy(&traced.stdout), plain.stdout);
-        let trace = String::from_utf8_lossy(&traced.stderr);
+        let bytes = std::fs::read(&case.input).unwrap();
+        let plain = run(binary, &[], &bytes);
+        let traced = run(binary, &["--trace"], &bytes);
+        assert_eq!(traced.status, Some(0), "{problem}");
+        assert_eq!(traced.stdout, plain.stdout);
+        let trace = &traced.stderr;
         assert!(
             !trace.trim().is_empty(),
             "{problem}: --trace printed nothing"

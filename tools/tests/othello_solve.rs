@@ -7,28 +7,16 @@
 use games::othello::{Board, Move};
 use games::search::Game;
 use games::Color;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
 fn solve(input: &str) -> Output {
     solve_with(&[], input)
 }
 
 fn solve_with(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello_solve"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let binary = Path::new(env!("CARGO_BIN_EXE_othello_solve"));
+    testkit::run_ok(binary, args, input.as_bytes())
 }
 
 fn field<'a>(out: &'a str, name: &str) -> &'a str {

@@ -7,16 +7,8 @@
 #![allow(clippy::unwrap_used)]
 
 use bundler::{bundle, Error, Workspace};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use testkit::root;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,44 +33,14 @@ fn proconio_is_inlined_and_input_works_under_rustc_1_70() {
     );
     assert!(!out.source.contains("use proconio::input"));
 
-    if std::env::var_os("GAMES_SKIP_RUSTC_1_70").is_some() {
+    if !testkit::old_rustc("bundler::proconio_under_rustc_1_70") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("bundler-proconio-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::scratch("bundler-proconio");
     std::fs::write(dir.join("main.rs"), &out.source).unwrap();
-    let build = Command::new("rustup")
-        .args([
-            "run",
-            "1.70.0",
-            "rustc",
-            "--edition",
-            "2021",
-            "-O",
-            "-o",
-            "main",
-            "main.rs",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        build.status.success(),
-        "rustc 1.70.0 (install: rustup toolchain install 1.70.0 --profile minimal):\n{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
-    let mut child = Command::new(dir.join("main"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"3\n1 2 3\n5\n")
-        .unwrap();
-    let run = child.wait_with_output().unwrap();
+    testkit::old_rustc_build(&dir, &["--edition", "2021", "-O", "-o", "main", "main.rs"])
+        .unwrap_or_else(|e| panic!("the proconio bundle does not build:\n{e}"));
+    let run = testkit::run_ok(&dir.join("main"), &[], b"3\n1 2 3\n5\n");
     assert_eq!(String::from_utf8_lossy(&run.stdout), "6 4\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
