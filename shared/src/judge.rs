@@ -91,10 +91,11 @@ pub struct Options {
 const QUOTE_LIMIT: usize = 24;
 
 impl<'a> Tokens<'a> {
-    /// Tokens of `input`, starting on line 1.
+    /// Tokens of `input`, starting on line 1. A UTF-8 byte order mark at the start (which
+    /// editors on Windows write) is skipped.
     pub fn new(input: &'a [u8]) -> Self {
         Tokens {
-            rest: input,
+            rest: input.strip_prefix(b"\xef\xbb\xbf").unwrap_or(input),
             next_line: 1,
             token_line: 1,
         }
@@ -318,11 +319,26 @@ impl Error for InputError {
 /// `String` for the answer and the options from the command line, then prints the answer to
 /// stdout and exits with 0, or prints the error as one line on stderr and exits with 1.
 ///
-/// The only option is `--trace`; any other argument is a usage error (status 1).
-pub fn run<F>(name: &str, solve: F) -> !
+/// Options: `--trace`, and `-h`/`--help`, which prints `usage` (the problem, the input and
+/// output formats, the coordinate base) and exits with 0. Any other argument is a usage error
+/// (status 1).
+pub fn run<F>(name: &str, usage: &str, solve: F) -> !
 where
     F: FnOnce(&[u8], &mut String, Options) -> Result<(), InputError>,
 {
+    let help = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "-h" || a == "--help");
+    if help {
+        let mut stdout = io::stdout().lock();
+        let written = write!(
+            stdout,
+            "{usage}\nusage: {name} [--trace] < input\n  --trace     \
+             follow the solution on stderr (stdout keeps the judge's format)\n  \
+             -h, --help  this text\n"
+        );
+        std::process::exit(i32::from(written.and_then(|()| stdout.flush()).is_err()));
+    }
     let code = match run_inner(solve) {
         Ok(()) => 0,
         Err(message) => {
@@ -342,11 +358,9 @@ where
     for arg in std::env::args_os().skip(1) {
         match arg.to_str() {
             Some("--trace") => options.trace = true,
-            _ => {
-                return Err(format!(
-                "unknown argument {arg:?} (the only option is --trace); the input comes from stdin"
-            ))
-            }
+            _ => return Err(format!(
+                "unknown argument {arg:?} (options: --trace, --help); the input comes from stdin"
+            )),
         }
     }
     let mut input = Vec::new();
@@ -374,6 +388,18 @@ mod tests {
             .collect();
         assert_eq!(lines, [(1, 1), (2, 3), (3, 3), (4, 4)]);
         assert!(t.finish().is_ok());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let mut t = Tokens::new(b"\xef\xbb\xbf7\n8");
+        assert_eq!(t.parse::<u32>("n").unwrap(), 7);
+        assert_eq!((t.parse::<u32>("n").unwrap(), t.line()), (8, 2));
+        // Only at the start: elsewhere it is not text a solver expects.
+        let err = Tokens::new(b"7 \xef\xbb\xbf8").parse_in("n", 0..=9u32);
+        assert!(err.is_ok());
+        let err = Tokens::new(b"7 \xef\xbb\xbf8").finish_after_one();
+        assert!(err.to_string().contains("unexpected"), "{err}");
     }
 
     #[test]

@@ -121,3 +121,20 @@ fn bad_input_is_one_line_and_status_1() {
     let _ = std::fs::remove_file(bad_board);
     let _ = std::fs::remove_file(five);
 }
+
+#[test]
+fn help_lists_the_flags_and_the_coordinate_base() {
+    for flag in ["--help", "-h"] {
+        let out = run(&[flag]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        for part in [
+            "usage: mini_alphago",
+            "--position",
+            "--evaluator",
+            "0-based",
+        ] {
+            assert!(text.contains(part), "{flag}: no {part:?}");
+        }
+    }
+}

@@ -122,3 +122,16 @@ fn an_impossible_table_is_refused_before_allocating() {
         assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
     }
 }
+
+#[test]
+fn help_and_a_byte_order_mark() {
+    let out = solve_with(&["--help"], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for part in ["usage: othello_solve", "--max-nodes", "a1 top left"] {
+        assert!(text.contains(part), "no {part:?}");
+    }
+    let out = solve("\u{feff}4\n....\n.WB.\n.BW.\n....\nB\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(field(&text, "exact result for Black: "), "-10");
+}

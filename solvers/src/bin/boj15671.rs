@@ -14,8 +14,20 @@ use std::fmt::Write;
 
 const SIZE: usize = 6;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Baekjoon 15671 (오델로, https://www.acmicpc.net/problem/15671): replay a 6x6 Othello game.
+
+input:  N (1..=32), then N lines `R C`: the row and column of each placement, 1-based
+        (1 1 is the top-left cell). Black places first and the colours alternate.
+output: the final board, 6 rows of B (black), W (white) and . (empty), then `Black` or
+        `White`, whoever has more discs.
+A placement off the board, on a disc or flipping nothing, a draw, or a malformed token is
+one line on stderr naming the input line, exit status 1.
+";
+
 fn main() {
-    judge::run("boj15671", solve)
+    judge::run("boj15671", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {

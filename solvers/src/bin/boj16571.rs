@@ -13,8 +13,20 @@ use games::search::{alpha_beta, Game};
 use games::tictactoe::{Board, Mark};
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Baekjoon 16571 (알파 틱택토, https://www.acmicpc.net/problem/16571): the result of perfect
+play for the side to move.
+
+input:  3 rows of 3 numbers: 0 empty, 1 X, 2 O (X moves first).
+output: W, D or L: what the side to move gets when both play perfectly.
+--trace prints the best move and the rest of the game (cells 0..8: 0-based, row-major).
+A board that cannot arise, or a finished game, is one line on stderr naming the input
+line, exit status 1.
+";
+
 fn main() {
-    judge::run("boj16571", solve)
+    judge::run("boj16571", USAGE, solve)
 }
 
 /// Win, draw and loss are all the search needs to tell apart.

@@ -21,8 +21,21 @@ use games::Color;
 use std::collections::HashMap;
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Baekjoon 16988 (Baaaaaaaaaduk2 (Easy), https://www.acmicpc.net/problem/16988): the most
+opponent stones two placements can kill.
+
+input:  `N M` (3..=20 each), then N rows of M values: 0 empty, 1 mine, 2 the opponent's.
+output: the largest number of opponent stones left without a liberty after I place two
+        stones on empty points.
+--trace lists the chains two stones can kill, at 0-based (row, column) points.
+A malformed value, a chain without a liberty at the start or fewer than two empty points
+is one line on stderr naming the input line, exit status 1.
+";
+
 fn main() {
-    judge::run("boj16988", solve)
+    judge::run("boj16988", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {
@@ -77,9 +90,10 @@ fn most_captured(board: &Board, victim: Color, trace: bool) -> usize {
         if trace && chain.liberties.len() <= 2 {
             let at = |p: &Point| format!("{:?}", board.coords(*p));
             let libs: Vec<String> = chain.liberties.iter().map(at).collect();
+            let stones = chain.stones.len();
             eprintln!(
-                "chain of {} at {} dies when [{}] are filled",
-                chain.stones.len(),
+                "{stones} stone{} at {} (0-based row, column) die when [{}] are filled",
+                if stones == 1 { "" } else { "s" },
                 at(&chain.stones[0]),
                 libs.join(", ")
             );

@@ -1,7 +1,7 @@
 //! Baekjoon 4664 — Find the Winning Move (4×4 tic-tac-toe, four in a row).
 //!
-//! Input: cases `?` followed by 4 lines of 4 characters from `.`, `x`, `o`; a line `$`
-//! ends the input. In each case it is x's turn, each side has made at least two moves, and
+//! Input: cases `?` followed by 4 lines of 4 characters from `.`, `x`, `o`; a line starting
+//! with `$` ends the input (the rest of the input is not read). In each case it is x's turn, each side has made at least two moves, and
 //! the game is not over.
 //! Output per case: `(r,c)` of the first move in row-major order after which x can force a
 //! win, or `#####` if there is none.
@@ -19,8 +19,21 @@ use games::search::{alpha_beta_tt, Game, Table};
 use games::tictactoe::{Board, Mark};
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Baekjoon 4664 (Find the Winning Move, https://www.acmicpc.net/problem/4664): 4x4
+tic-tac-toe, four in a row: x's first winning move.
+
+input:  cases `?` followed by 4 rows of 4 characters from x, o and .; a line starting
+        with `$` ends the input. x is to move.
+output: per case `(r,c)`, the 0-based row and column of the first winning move in
+        row-major order, or `#####` when x cannot force a win.
+A case that breaks the statement's promises, a malformed row or a missing `$` is one line
+on stderr naming the input line, exit status 1.
+";
+
 fn main() {
-    judge::run("boj4664", solve)
+    judge::run("boj4664", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {
@@ -28,7 +41,8 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
     let mut table = Table::new();
     loop {
         match tokens.token("`?` or `$`")? {
-            "$" => break,
+            // The statement: a line starting with `$` ends the input.
+            end if end.starts_with('$') => return Ok(()),
             "?" => {}
             other => {
                 return Err(tokens.rule_error(format!(
@@ -69,7 +83,6 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
             }
         }
     }
-    tokens.finish()
 }
 
 /// The first cell, row-major, after which x (to move) can force a win.

@@ -12,8 +12,18 @@ use games::judge::{self, InputError, Options, Tokens};
 use games::tictactoe::{Board, Mark};
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+Baekjoon 7682 (틱택토, https://www.acmicpc.net/problem/7682): can a game end on this board?
+
+input:  lines of 9 characters from X, O and . (the board row by row), then `end`.
+output: per line `valid` or `invalid`.
+A line of another length or symbol, or a missing `end`, is one line on stderr naming the
+input line, exit status 1.
+";
+
 fn main() {
-    judge::run("boj7682", solve)
+    judge::run("boj7682", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {

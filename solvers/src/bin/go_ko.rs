@@ -22,8 +22,23 @@ use games::judge::{self, InputError, Options, Tokens};
 use games::Color;
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+go_ko: the Go capture and ko scenarios of the tutorials (seeds 000 and 003).
+
+input:  `N K RULE`: the board size (1..=19), the number of moves (0..=100000) and the ko
+        rule: simple, superko or none. Then N rows of N characters: . empty, X black,
+        O white. Then K moves `X r c`, `O r c` (row and column 0-based, as in the
+        tutorials: 0 0 is the top-left point) or `X pass`; colours need not alternate.
+output: one line per move: `X (r, c): captured [(r, c), ...]`, `X (r, c): ko`, `superko`,
+        `suicide`, `occupied` (refused moves change nothing), or `X pass`; then the final
+        board, points separated by spaces. Coordinates are 0-based.
+A malformed line, a point off the board or a chain without a liberty at the start is one
+line on stderr naming the input line, exit status 1.
+";
+
 fn main() {
-    judge::run("go_ko", solve)
+    judge::run("go_ko", USAGE, solve)
 }
 
 const MAX_MOVES: usize = 100_000;

@@ -15,8 +15,21 @@ use games::othello::{Board, Square};
 use games::Color;
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+SW Expert Academy 4615 (재미있는 오셀로 게임, https://swexpertacademy.com, problem 4615):
+replay Othello games on 4x4, 6x6 or 8x8 boards and count the discs.
+
+input:  T (1..=1000), then per case `N M` (N in 4, 6, 8; 0 <= M <= N*N-4) and M lines
+        `x y color`: x the row and y the column, both 1-based; color 1 black, 2 white.
+        The colour on each line decides who plays (a pass is one colour playing twice).
+output: per case `#t B W`: the numbers of black and white discs at the end.
+An illegal placement or a malformed token is one line on stderr naming the input line,
+exit status 1.
+";
+
 fn main() {
-    judge::run("swea4615", solve)
+    judge::run("swea4615", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {

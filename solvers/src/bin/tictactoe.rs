@@ -17,8 +17,21 @@ use games::search::{alpha_beta, minimax, Game, FULL_WINDOW};
 use games::tictactoe::{Board, Mark};
 use std::fmt::Write;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+tictactoe: the tutorial's tic-tac-toe (seed 001): the board, its winner and perfect play.
+
+input:  three rows of three characters: X, O or . (X moves first).
+output: the board drawn as the tutorial draws it, `winner: X`, `O`, `draw` or `none`;
+        while the game goes on also the side to move, the best move as a cell index
+        0..8 (row-major) and as a 0-based (row, column), the value for the side to move
+        (+1 win, 0 draw, -1 loss), and the nodes of minimax and alpha-beta.
+A board that cannot arise in a game or a malformed row is one line on stderr naming the
+input line, exit status 1.
+";
+
 fn main() {
-    judge::run("tictactoe", solve)
+    judge::run("tictactoe", USAGE, solve)
 }
 
 fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputError> {

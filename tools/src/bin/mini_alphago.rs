@@ -21,6 +21,9 @@
 //! Bad input (a board size not 7 for the network, wrong rows, unknown symbols, a flag out of
 //! range) is one line on stderr and exit status 1.
 
+// A command-line tool reports on stdout.
+#![allow(clippy::print_stdout)]
+
 use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
@@ -54,7 +57,39 @@ struct Options {
     seed_compatible: bool,
 }
 
+const USAGE: &str = "\
+mini_alphago: the tutorial's 7x7 mini AlphaGo (seed 004), and a Monte Carlo player built
+from the same parts.
+
+usage: mini_alphago [options]
+
+With no options it prints the seed's own output: its network and weights, 500 PUCT
+iterations (c = 2) from the empty board with the seed's sign convention.
+
+  --position FILE|-         start from a position (- reads stdin): N, N rows of
+                            . (empty) X (black) O (white), then the side to move, X or O
+  --rules seed|go           the seed's simplified game (default), or Go: captures,
+                            suicide illegal, positional superko, two passes end the
+                            game, area scoring with komi
+  --evaluator net|playout   the seed's network (7x7 only; default) or light playouts
+  --iterations N            search iterations per move (1..=1000000, default 500)
+  --c-puct C                the exploration constant (0..=1000, default 2)
+  --seed N                  random seed for the playouts (default 1)
+  --komi K                  komi for Go (default 7.5)
+  --selfplay                play a whole game between two searches
+  --seed-compatible         the seed's sign convention and report (what no options means)
+  -h, --help                this text
+
+Moves are printed as (row, column), 0-based from the top-left point as in the tutorials;
+`pass` is a pass. The report gives the best move, the root's visits and the five most
+visited moves with their visits, prior P and Q (for the side choosing the move).
+";
+
 fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match run() {
         Ok(report) => {
             let mut out = std::io::stdout().lock();
@@ -132,11 +167,7 @@ fn parse_options() -> Result<Options, String> {
             }
             "--selfplay" => options.selfplay = true,
             "--seed-compatible" => options.seed_compatible = true,
-            other => {
-                return Err(format!(
-                    "unknown option {other:?} (see the source for the flags)"
-                ))
-            }
+            other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
     if options.seed_compatible {
