@@ -39,6 +39,7 @@
 //! );
 //! ```
 
+use crate::grid::{self, GridError};
 use crate::rng::{self, Rng};
 use crate::search::{self, Side};
 use crate::Color;
@@ -226,24 +227,8 @@ pub struct SizeError {
 pub enum SetupError {
     /// The size is out of range.
     Size(SizeError),
-    /// A row (0-based) with a different number of points than the first.
-    RowLength {
-        /// The 0-based row.
-        row: usize,
-        /// Its number of points.
-        len: usize,
-        /// The number of points of the first row.
-        expected: usize,
-    },
-    /// A symbol other than `X`, `O` or `.` at a 0-based row and column.
-    Symbol {
-        /// The 0-based row.
-        row: usize,
-        /// The 0-based column.
-        col: usize,
-        /// The symbol found.
-        symbol: char,
-    },
+    /// Text that is not a board: a row of another length, a symbol other than `X`, `O`, `.`.
+    Grid(GridError),
     /// A chain without a liberty; the point is one of its stones (0-based row, column).
     NoLiberty {
         /// The 0-based row.
@@ -993,47 +978,39 @@ impl fmt::Display for Board {
     }
 }
 
+/// The sides a board may have: 1 to [`MAX_SIDE`].
+pub const SIDES: [usize; MAX_SIDE] = sides();
+
+const fn sides() -> [usize; MAX_SIDE] {
+    let mut out = [0; MAX_SIDE];
+    let mut i = 0;
+    while i < MAX_SIDE {
+        out[i] = i + 1;
+        i += 1;
+    }
+    out
+}
+
+/// The characters of a board's text, as the seeds print it: `X` black, `O` white, `.` empty.
+pub const SYMBOLS: [(char, Option<Color>); 3] = [
+    ('X', Some(Color::Black)),
+    ('O', Some(Color::White)),
+    ('.', None),
+];
+
 impl FromStr for Board {
     type Err = SetupError;
 
-    /// Rows of `X`, `O` and `.` (spaces between points allowed; blank lines ignored). Every
-    /// row needs as many points as the first.
+    /// Rows of `X`, `O` and `.` ([`SYMBOLS`]; spaces between points allowed, blank lines
+    /// ignored). Every row needs as many points as the first.
     fn from_str(s: &str) -> Result<Board, SetupError> {
-        let rows: Vec<Vec<char>> = s
-            .lines()
-            .map(|l| {
-                l.chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect::<Vec<char>>()
-            })
-            .filter(|r| !r.is_empty())
-            .collect();
-        let cols = rows.first().map_or(0, Vec::len);
-        let mut stones = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            if row.len() != cols {
-                return Err(SetupError::RowLength {
-                    row: r,
-                    len: row.len(),
-                    expected: cols,
-                });
-            }
-            for (c, &symbol) in row.iter().enumerate() {
-                match symbol {
-                    'X' => stones.push((r, c, Color::Black)),
-                    'O' => stones.push((r, c, Color::White)),
-                    '.' => {}
-                    _ => {
-                        return Err(SetupError::Symbol {
-                            row: r,
-                            col: c,
-                            symbol,
-                        })
-                    }
-                }
-            }
-        }
-        Board::with_stones(rows.len(), cols, stones)
+        let (rows, cols, cells) =
+            grid::read_rectangle(s, true, &SIDES, &SYMBOLS).map_err(SetupError::Grid)?;
+        let stones = cells
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, cell)| Some((i / cols, i % cols, cell?)));
+        Board::with_stones(rows, cols, stones)
     }
 }
 
@@ -1350,21 +1327,35 @@ impl fmt::Display for IllegalMove {
 
 impl Error for IllegalMove {}
 
+/// A word that names no [`KoRule`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseKoRuleError(pub String);
+
 impl FromStr for KoRule {
-    type Err = String;
+    type Err = ParseKoRuleError;
 
     /// `none`, `simple` or `superko`.
-    fn from_str(s: &str) -> Result<KoRule, String> {
+    fn from_str(s: &str) -> Result<KoRule, ParseKoRuleError> {
         match s {
             "none" => Ok(KoRule::None),
             "simple" => Ok(KoRule::Simple),
             "superko" => Ok(KoRule::PositionalSuperko),
-            _ => Err(format!(
-                "ko rule must be simple, superko or none, not {s:?}"
-            )),
+            _ => Err(ParseKoRuleError(s.to_string())),
         }
     }
 }
+
+impl fmt::Display for ParseKoRuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ko rule must be simple, superko or none, not {:?}",
+            self.0
+        )
+    }
+}
+
+impl Error for ParseKoRuleError {}
 
 impl fmt::Display for SizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1382,15 +1373,13 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::Size(e) => e.fmt(f),
-            SetupError::RowLength { row, len, expected } => {
-                write!(f, "row {row} has {len} points, the first row {expected}")
-            }
-            SetupError::Symbol { row, col, symbol } => {
-                write!(f, "({row}, {col}): {symbol:?} is not X, O or .")
-            }
-            SetupError::NoLiberty { row, col } => {
-                write!(f, "the chain at ({row}, {col}) has no liberty")
-            }
+            SetupError::Grid(e) => e.fmt(f),
+            SetupError::NoLiberty { row, col } => write!(
+                f,
+                "the chain through the {} row, {} point has no liberty",
+                grid::ordinal(*row),
+                grid::ordinal(*col)
+            ),
         }
     }
 }

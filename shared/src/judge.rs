@@ -18,6 +18,7 @@
 //! assert_eq!(err.to_string(), "line 2: expected column, found `x`");
 //! ```
 
+use crate::grid;
 use std::error::Error;
 use std::fmt::{self, Display};
 use std::io::{self, Read, Write};
@@ -216,6 +217,24 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// The next token as one row of a board: `width` characters, each one of `symbols`
+    /// ([`grid::read_row`]). `row` is the row's 0-based index for messages (`None` when the
+    /// whole board is one token).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tokens::token`], and a rule error holding the [`grid::GridError`].
+    pub fn grid_row<T: Copy>(
+        &mut self,
+        what: &str,
+        row: Option<usize>,
+        width: usize,
+        symbols: &[(char, T)],
+    ) -> Result<Vec<T>, InputError> {
+        let token = self.token(what)?;
+        grid::read_row(token, row, width, symbols).map_err(|e| self.rule_error(e))
+    }
+
     /// Checks that nothing but whitespace is left.
     ///
     /// # Errors
@@ -358,9 +377,11 @@ where
     for arg in std::env::args_os().skip(1) {
         match arg.to_str() {
             Some("--trace") => options.trace = true,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown argument {arg:?} (options: --trace, --help); the input comes from stdin"
-            )),
+            ))
+            }
         }
     }
     let mut input = Vec::new();

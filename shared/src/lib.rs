@@ -20,6 +20,7 @@ pub mod alphago;
 pub mod color;
 pub mod endgame;
 pub mod go;
+pub mod grid;
 pub mod judge;
 pub mod mcts;
 pub mod othello;

@@ -25,6 +25,7 @@
 //! );
 //! ```
 
+use crate::grid::{self, GridError};
 use crate::search::{Game, Side};
 use crate::Color;
 use std::error::Error;
@@ -97,35 +98,19 @@ pub enum IllegalMove {
     HasMoves,
 }
 
-/// A board size other than 4, 6 or 8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SizeError(pub usize);
-
-/// Text that is not a board grid or a square name.
+/// Text that is not a square name such as `d3`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
-    /// The number of rows is not 4, 6 or 8.
-    Size(usize),
-    /// A row (1-based) whose length differs from the number of rows.
-    RowLength {
-        /// The 1-based row.
-        row: usize,
-        /// Its length in characters.
-        len: usize,
-    },
-    /// A character other than `B`, `W` or `.` in a row (1-based).
-    Symbol {
-        /// The 1-based row.
-        row: usize,
-        /// The character found.
-        symbol: char,
-    },
-    /// Not a square name such as `d3`.
-    Square(String),
-}
+pub struct ParseSquareError(pub String);
 
 /// The sizes this module plays on.
 pub const SIZES: [usize; 3] = [4, 6, 8];
+
+/// The characters of a board's text: `B` black, `W` white, `.` empty.
+pub const SYMBOLS: [(char, Option<Color>); 3] = [
+    ('B', Some(Color::Black)),
+    ('W', Some(Color::White)),
+    ('.', None),
+];
 
 impl Bitboard {
     /// No cells.
@@ -242,9 +227,9 @@ impl fmt::Display for Square {
 }
 
 impl FromStr for Square {
-    type Err = ParseError;
+    type Err = ParseSquareError;
 
-    fn from_str(s: &str) -> Result<Square, ParseError> {
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         match s.as_bytes() {
             &[c, r]
                 if (b'a'..=b'h').contains(&c.to_ascii_lowercase())
@@ -255,7 +240,7 @@ impl FromStr for Square {
                     usize::from(c.to_ascii_lowercase() - b'a'),
                 ))
             }
-            _ => Err(ParseError::Square(s.to_string())),
+            _ => Err(ParseSquareError(s.to_string())),
         }
     }
 }
@@ -275,7 +260,7 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`SizeError`] unless `n` is 4, 6 or 8.
+    /// [`GridError::Size`] unless `n` is 4, 6 or 8.
     ///
     /// # Examples
     ///
@@ -285,9 +270,12 @@ impl Board {
     /// assert_eq!(Board::new(4).unwrap().to_string(), "....\n.WB.\n.BW.\n....\n");
     /// assert!(Board::new(5).is_err());
     /// ```
-    pub fn new(n: usize) -> Result<Board, SizeError> {
+    pub fn new(n: usize) -> Result<Board, GridError> {
         if !SIZES.contains(&n) {
-            return Err(SizeError(n));
+            return Err(GridError::Size {
+                found: n,
+                allowed: &SIZES,
+            });
         }
         let h = n / 2;
         let bit = |r: usize, c: usize| 1u64 << (r * 8 + c);
@@ -313,7 +301,7 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`SizeError`] unless `n` is 4, 6 or 8.
+    /// [`GridError::Size`] unless `n` is 4, 6 or 8.
     ///
     /// # Panics
     ///
@@ -323,7 +311,7 @@ impl Board {
         black: Bitboard,
         white: Bitboard,
         to_move: Color,
-    ) -> Result<Board, SizeError> {
+    ) -> Result<Board, GridError> {
         let mut board = Board::new(n)?;
         assert!(black.0 & white.0 == 0, "a cell holds two discs");
         assert!(
@@ -562,29 +550,21 @@ impl fmt::Debug for Board {
 }
 
 impl FromStr for Board {
-    type Err = ParseError;
+    type Err = GridError;
 
-    /// Reads `N` rows of `B`, `W` and `.` (`N` ∈ {4, 6, 8}); blank lines and spaces at line
-    /// ends are ignored. Black is to move.
-    fn from_str(s: &str) -> Result<Board, ParseError> {
-        let rows: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        let n = rows.len();
-        let mut board = Board::new(n).map_err(|_| ParseError::Size(n))?;
+    /// Reads `N` rows of `B`, `W` and `.` (`N` ∈ {4, 6, 8}; [`SYMBOLS`]); blank lines and
+    /// spaces at line ends are ignored. Black is to move.
+    fn from_str(s: &str) -> Result<Board, GridError> {
+        let (n, cells) = grid::read_square(s, false, &SIZES, &SYMBOLS)?;
+        let mut board = Board::new(n)?;
         board.black = 0;
         board.white = 0;
-        for (r, line) in rows.iter().enumerate() {
-            let len = line.chars().count();
-            if len != n {
-                return Err(ParseError::RowLength { row: r + 1, len });
-            }
-            for (c, symbol) in line.chars().enumerate() {
-                let bit = 1u64 << (r * 8 + c);
-                match symbol {
-                    'B' => board.black |= bit,
-                    'W' => board.white |= bit,
-                    '.' => {}
-                    _ => return Err(ParseError::Symbol { row: r + 1, symbol }),
-                }
+        for (i, cell) in cells.into_iter().enumerate() {
+            let bit = 1u64 << (i / n * 8 + i % n);
+            match cell {
+                Some(Color::Black) => board.black |= bit,
+                Some(Color::White) => board.white |= bit,
+                None => {}
             }
         }
         Ok(board)
@@ -604,33 +584,13 @@ impl fmt::Display for IllegalMove {
 
 impl Error for IllegalMove {}
 
-impl fmt::Display for SizeError {
+impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "board size must be 4, 6 or 8, not {}", self.0)
+        write!(f, "{:?} is not a square such as d3", self.0)
     }
 }
 
-impl Error for SizeError {}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Size(n) => write!(f, "a board has 4, 6 or 8 rows, not {n}"),
-            ParseError::RowLength { row, len } => {
-                write!(
-                    f,
-                    "row {row} has {len} cells, not as many as there are rows"
-                )
-            }
-            ParseError::Symbol { row, symbol } => {
-                write!(f, "row {row}: {symbol:?} is not B, W or .")
-            }
-            ParseError::Square(s) => write!(f, "{s:?} is not a square such as d3"),
-        }
-    }
-}
-
-impl Error for ParseError {}
+impl Error for ParseSquareError {}
 
 /// Counts the leaves of the game tree `depth` plies deep.
 ///

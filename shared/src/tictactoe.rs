@@ -22,6 +22,7 @@
 //! assert_eq!(game.score(), Some(-1));
 //! ```
 
+use crate::grid::{self, GridError};
 use crate::search::{Game, Side};
 use std::error::Error;
 use std::fmt;
@@ -65,29 +66,12 @@ pub enum PositionError {
     PlayedOn(Mark),
 }
 
-/// Text that is not a 3×3 or 4×4 board of `X`, `O` and `.`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
-    /// The number of rows is not 3 or 4.
-    Size(usize),
-    /// A row (1-based) whose length differs from the number of rows.
-    RowLength {
-        /// The 1-based row.
-        row: usize,
-        /// Its length.
-        len: usize,
-    },
-    /// A character other than `X`, `O` or `.`.
-    Symbol {
-        /// The 1-based row.
-        row: usize,
-        /// The character.
-        symbol: char,
-    },
-}
-
 /// Board sizes: 3 (three in a row) and 4 (four in a row).
 pub const SIZES: [usize; 2] = [3, 4];
+
+/// The characters of a board's text: `X`, `O`, `.` empty (boj4664 writes `x`, `o`).
+pub const SYMBOLS: [(char, Option<Mark>); 3] =
+    [('X', Some(Mark::X)), ('O', Some(Mark::O)), ('.', None)];
 
 /// The winning lines of an `n`×`n` board as cell masks: rows, columns, the two diagonals.
 const fn lines(n: usize) -> [u16; 10] {
@@ -115,8 +99,8 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// `ParseError::Size` unless `n` is 3 or 4.
-    pub fn new(n: usize) -> Result<Board, ParseError> {
+    /// [`GridError::Size`] unless `n` is 3 or 4.
+    pub fn new(n: usize) -> Result<Board, GridError> {
         if SIZES.contains(&n) {
             Ok(Board {
                 n: n as u8,
@@ -124,7 +108,10 @@ impl Board {
                 o: 0,
             })
         } else {
-            Err(ParseError::Size(n))
+            Err(GridError::Size {
+                found: n,
+                allowed: &SIZES,
+            })
         }
     }
 
@@ -133,8 +120,8 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// `ParseError::Size` wrapped as [`FromCellsError::Size`] when the number of cells is
-    /// not 9 or 16, or [`FromCellsError::Position`] for an unreachable position.
+    /// [`FromCellsError::Size`] when the number of cells is not 9 or 16, or
+    /// [`FromCellsError::Position`] for an unreachable position.
     pub fn from_cells(cells: &[Option<Mark>]) -> Result<Board, FromCellsError> {
         let n = match cells.len() {
             9 => 3,
@@ -328,26 +315,19 @@ impl fmt::Display for Board {
 }
 
 impl FromStr for Board {
-    type Err = ParseError;
+    type Err = GridError;
 
-    /// `n` rows of `n` characters from `X`, `O`, `.`; blank lines and surrounding spaces
-    /// are ignored. Reachability is not checked here: see [`Board::check`].
-    fn from_str(s: &str) -> Result<Board, ParseError> {
-        let rows: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        let mut board = Board::new(rows.len())?;
-        let n = rows.len();
-        for (r, row) in rows.iter().enumerate() {
-            let len = row.chars().count();
-            if len != n {
-                return Err(ParseError::RowLength { row: r + 1, len });
-            }
-            for (c, symbol) in row.chars().enumerate() {
-                match symbol {
-                    'X' => board.x |= 1 << (r * n + c),
-                    'O' => board.o |= 1 << (r * n + c),
-                    '.' => {}
-                    _ => return Err(ParseError::Symbol { row: r + 1, symbol }),
-                }
+    /// `n` rows of `n` characters from `X`, `O`, `.` ([`SYMBOLS`]); blank lines and
+    /// surrounding spaces are ignored. Reachability is not checked here: see
+    /// [`Board::check`].
+    fn from_str(s: &str) -> Result<Board, GridError> {
+        let (n, cells) = grid::read_square(s, false, &SIZES, &SYMBOLS)?;
+        let mut board = Board::new(n)?;
+        for (i, cell) in cells.into_iter().enumerate() {
+            match cell {
+                Some(Mark::X) => board.x |= 1 << i,
+                Some(Mark::O) => board.o |= 1 << i,
+                None => {}
             }
         }
         Ok(board)
@@ -381,22 +361,3 @@ impl fmt::Display for FromCellsError {
 }
 
 impl Error for FromCellsError {}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Size(n) => write!(f, "a board has 3 or 4 rows, not {n}"),
-            ParseError::RowLength { row, len } => {
-                write!(
-                    f,
-                    "row {row} has {len} cells, not as many as there are rows"
-                )
-            }
-            ParseError::Symbol { row, symbol } => {
-                write!(f, "row {row}: {symbol:?} is not X, O or .")
-            }
-        }
-    }
-}
-
-impl Error for ParseError {}

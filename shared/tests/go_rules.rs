@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use games::go::{Board, Game, IllegalMove, KoRule, Move, SetupError};
+use games::grid::GridError;
 use games::rng::Rng;
 use games::Color;
 use itertools::iproduct;
@@ -126,15 +127,15 @@ fn initial_board_with_a_dead_chain_is_refused() {
     assert_eq!(err, SetupError::NoLiberty { row: 1, col: 1 });
     assert!(matches!(
         "X .\n. . .".parse::<Board>(),
-        Err(SetupError::RowLength {
-            row: 1,
+        Err(SetupError::Grid(GridError::RowLength {
+            row: Some(1),
             len: 3,
             expected: 2
-        })
+        }))
     ));
     assert!(matches!(
         "X .\n. Y".parse::<Board>(),
-        Err(SetupError::Symbol { .. })
+        Err(SetupError::Grid(GridError::Symbol { .. }))
     ));
     assert!(Board::new(0, 5).is_err() && Board::new(21, 3).is_err() && Board::new(20, 20).is_ok());
 }

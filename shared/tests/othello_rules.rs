@@ -8,7 +8,8 @@
 #[path = "common/conformance.rs"]
 mod conformance;
 
-use games::othello::{Bitboard, Board, IllegalMove, Move, ParseError, Square, SIZES};
+use games::grid::GridError;
+use games::othello::{Bitboard, Board, IllegalMove, Move, Square, SIZES};
 use games::rng::Rng;
 use games::search::{alpha_beta, alpha_beta_tt, minimax, Game, Table, FULL_WINDOW};
 use games::Color;
@@ -201,16 +202,28 @@ fn text_round_trips() {
     }
     assert_eq!(
         "....\n...\n....\n....".parse::<Board>(),
-        Err(ParseError::RowLength { row: 2, len: 3 })
-    );
-    assert_eq!("...\n...\n...".parse::<Board>(), Err(ParseError::Size(3)));
-    assert_eq!(
-        "....\n.x..\n....\n....".parse::<Board>(),
-        Err(ParseError::Symbol {
-            row: 2,
-            symbol: 'x'
+        Err(GridError::RowLength {
+            row: Some(1),
+            len: 3,
+            expected: 4
         })
     );
+    assert_eq!(
+        "...\n...\n...".parse::<Board>(),
+        Err(GridError::Size {
+            found: 3,
+            allowed: &SIZES
+        })
+    );
+    assert!(matches!(
+        "....\n.x..\n....\n....".parse::<Board>(),
+        Err(GridError::Symbol {
+            row: Some(1),
+            col: 1,
+            symbol: 'x',
+            ..
+        })
+    ));
     assert!("i1".parse::<Square>().is_err() && "a9".parse::<Square>().is_err());
     assert!(Board::new(7).is_err() && Board::new(0).is_err() && Board::new(10).is_err());
 }

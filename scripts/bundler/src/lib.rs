@@ -270,13 +270,19 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
 }
 
 /// The code with each leading four spaces of indentation as one tab: judges limit the size
-/// of a submission (Codeforces: 64 KiB), and indentation is over a third of a bundle. Kept
-/// only if the result parses back to the same code (a string literal spanning lines would
-/// not); otherwise the spaces stay.
+/// of a submission (Codeforces: 64 KiB), and indentation is over a third of a bundle. Lines
+/// that continue a string literal (a `--help` text) are left as they are: their spaces are
+/// the string's. Kept only if the result parses back to the same code; otherwise the spaces
+/// stay.
 fn tabs(code: String) -> String {
+    let inside = literal_lines(&code);
     let tabbed: String = code
         .lines()
-        .map(|line| {
+        .enumerate()
+        .map(|(i, line)| {
+            if inside.contains(&(i + 1)) {
+                return format!("{line}\n");
+            }
             let spaces = line.len() - line.trim_start_matches(' ').len();
             format!(
                 "{}{}{}\n",
@@ -292,6 +298,28 @@ fn tabs(code: String) -> String {
     } else {
         code
     }
+}
+
+/// The 1-based lines of `code` that a literal spanning lines continues onto (every line of
+/// such a literal but its first).
+fn literal_lines(code: &str) -> BTreeSet<usize> {
+    fn walk(tokens: TokenStream, out: &mut BTreeSet<usize>) {
+        for token in tokens {
+            match token {
+                TokenTree::Group(g) => walk(g.stream(), out),
+                TokenTree::Literal(lit) => {
+                    let span = lit.span();
+                    out.extend(span.start().line + 1..=span.end().line);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    if let Ok(tokens) = code.parse::<TokenStream>() {
+        walk(tokens, &mut out);
+    }
+    out
 }
 
 fn describe(krate: &Crate, by: &str) -> String {

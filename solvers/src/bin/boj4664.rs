@@ -32,6 +32,10 @@ A case that breaks the statement's promises, a malformed row or a missing `$` is
 on stderr naming the input line, exit status 1.
 ";
 
+/// The problem's cells: lower-case marks.
+const SYMBOLS: [(char, Option<Mark>); 3] =
+    [('x', Some(Mark::X)), ('o', Some(Mark::O)), ('.', None)];
+
 fn main() {
     judge::run("boj4664", USAGE, solve)
 }
@@ -52,20 +56,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
         }
         let mut cells = Vec::with_capacity(16);
         for r in 0..4 {
-            let row = tokens.token("a row of four x, o or .")?;
-            if row.chars().count() != 4 {
-                return Err(
-                    tokens.rule_error(format!("row {r} has {} cells, not 4", row.chars().count()))
-                );
-            }
-            for symbol in row.chars() {
-                cells.push(match symbol {
-                    'x' => Some(Mark::X),
-                    'o' => Some(Mark::O),
-                    '.' => None,
-                    _ => return Err(tokens.rule_error(format!("{symbol:?} is not x, o or ."))),
-                });
-            }
+            cells.extend(tokens.grid_row("a row of four x, o or .", Some(r), 4, &SYMBOLS)?);
         }
         let board = Board::from_cells(&cells).map_err(|e| tokens.rule_error(e))?;
         let marks = |m| cells.iter().filter(|&&c| c == Some(m)).count();

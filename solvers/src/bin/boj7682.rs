@@ -8,8 +8,9 @@
 //! A line of another length, another symbol, or a missing `end` is one line on stderr and
 //! exit status 1.
 
+use games::grid;
 use games::judge::{self, InputError, Options, Tokens};
-use games::tictactoe::{Board, Mark};
+use games::tictactoe::{Board, SYMBOLS};
 use std::fmt::Write;
 
 /// What `--help` prints.
@@ -33,22 +34,8 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
         if line == "end" {
             break;
         }
-        let mut cells = Vec::with_capacity(9);
-        for symbol in line.chars() {
-            cells.push(match symbol {
-                'X' => Some(Mark::X),
-                'O' => Some(Mark::O),
-                '.' => None,
-                _ => {
-                    return Err(tokens.rule_error(format!("{symbol:?} is not X, O or .")));
-                }
-            });
-        }
-        if cells.len() != 9 {
-            return Err(
-                tokens.rule_error(format!("a board has 9 cells, this line {}", cells.len()))
-            );
-        }
+        // The whole board on one line, row by row.
+        let cells = grid::read_row(line, None, 9, &SYMBOLS).map_err(|e| tokens.rule_error(e))?;
         let verdict = match Board::from_cells(&cells) {
             Ok(board) if board.is_over() => Ok(()),
             Ok(_) => Err("the game is not over yet".to_string()),

@@ -17,7 +17,7 @@
 //! without a liberty on the initial board, a move line that is not `C r c` or `C pass`,
 //! coordinates off the board, too few lines) is one line on stderr and exit status 1.
 
-use games::go::{Board, Game, KoRule, Move};
+use games::go::{Board, Game, KoRule, Move, SYMBOLS};
 use games::judge::{self, InputError, Options, Tokens};
 use games::Color;
 use std::fmt::Write;
@@ -50,31 +50,18 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
     let rule: KoRule = tokens
         .token("the ko rule (simple, superko or none)")?
         .parse()
-        .map_err(|e: String| tokens.rule_error(e))?;
+        .map_err(|e| tokens.rule_error(e))?;
 
     let mut stones = Vec::new();
     let mut row_lines = Vec::with_capacity(n);
     for r in 0..n {
-        let row = tokens.token("a board row")?;
+        let row = tokens.grid_row("a board row", Some(r), n, &SYMBOLS)?;
         row_lines.push(tokens.line());
-        if row.chars().count() != n {
-            return Err(tokens.rule_error(format!(
-                "board row {r} has {} points, not {n}",
-                row.chars().count()
-            )));
-        }
-        for (c, symbol) in row.chars().enumerate() {
-            match symbol {
-                'X' => stones.push((r, c, Color::Black)),
-                'O' => stones.push((r, c, Color::White)),
-                '.' => {}
-                _ => {
-                    return Err(tokens.rule_error(format!(
-                        "board row {r}, column {c}: {symbol:?} is not X, O or ."
-                    )))
-                }
-            }
-        }
+        stones.extend(
+            row.into_iter()
+                .enumerate()
+                .filter_map(|(c, cell)| Some((r, c, cell?))),
+        );
     }
     let board = Board::with_stones(n, n, stones).map_err(|e| {
         let line = match e {

@@ -14,7 +14,7 @@
 
 use games::judge::{self, InputError, Options, Tokens};
 use games::search::{alpha_beta, minimax, Game, FULL_WINDOW};
-use games::tictactoe::{Board, Mark};
+use games::tictactoe::{Board, SYMBOLS};
 use std::fmt::Write;
 
 /// What `--help` prints.
@@ -38,26 +38,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
     let mut tokens = Tokens::new(input);
     let mut cells = Vec::with_capacity(9);
     for r in 0..3 {
-        let row = tokens.token("a row of three X, O or .")?;
-        if row.chars().count() != 3 {
-            return Err(tokens.rule_error(format!(
-                "row {} has {} cells, not 3",
-                r + 1,
-                row.chars().count()
-            )));
-        }
-        for symbol in row.chars() {
-            cells.push(match symbol {
-                'X' => Some(Mark::X),
-                'O' => Some(Mark::O),
-                '.' => None,
-                _ => {
-                    return Err(
-                        tokens.rule_error(format!("row {}: {symbol:?} is not X, O or .", r + 1))
-                    )
-                }
-            });
-        }
+        cells.extend(tokens.grid_row("a row of three X, O or .", Some(r), 3, &SYMBOLS)?);
     }
     let last = tokens.clone();
     tokens.finish()?;

@@ -201,21 +201,14 @@ fn read_position(source: &str) -> Result<Setup, String> {
         .map_err(at)?;
     let mut cells = Vec::with_capacity(n * n);
     for r in 0..n {
-        let row = tokens.token("a board row").map_err(at)?;
-        if row.chars().count() != n {
-            return Err(at(tokens.rule_error(format!(
-                "row {r} has {} points, not {n}",
-                row.chars().count()
-            ))));
-        }
-        for symbol in row.chars() {
-            cells.push(match symbol {
-                '.' => 0,
-                'X' => 1,
-                'O' => 2,
-                _ => return Err(at(tokens.rule_error(format!("{symbol:?} is not ., X or O")))),
-            });
-        }
+        let row = tokens
+            .grid_row("a board row", Some(r), n, &go::SYMBOLS)
+            .map_err(at)?;
+        cells.extend(row.into_iter().map(|cell| match cell {
+            None => 0,
+            Some(Color::Black) => 1,
+            Some(Color::White) => 2,
+        }));
     }
     let x_to_move = match tokens.token("the side to move (X or O)").map_err(at)? {
         "X" => true,

@@ -17,7 +17,7 @@
 
 use games::endgame::{Limit, Solver};
 use games::judge::Tokens;
-use games::othello::{Board, Move};
+use games::othello::{Bitboard, Board, Move, Square, SYMBOLS};
 use games::Color;
 use std::io::Read;
 use std::process::ExitCode;
@@ -73,18 +73,20 @@ fn parse(bytes: &[u8]) -> Result<Board, String> {
             tokens.rule_error(format!("the board size is 4, 6 or 8, not {n}"))
         ));
     }
-    let mut text = String::new();
+    let mut black = Bitboard(0);
+    let mut white = Bitboard(0);
     for r in 0..n {
-        let row = tokens.token("a board row").map_err(at)?;
-        if row.chars().count() != n || !row.chars().all(|c| "BW.".contains(c)) {
-            return Err(at(
-                tokens.rule_error(format!("row {} is not {n} of B, W and .", r + 1))
-            ));
+        let row = tokens
+            .grid_row("a board row", Some(r), n, &SYMBOLS)
+            .map_err(at)?;
+        for (c, cell) in row.into_iter().enumerate() {
+            match cell {
+                Some(Color::Black) => black = black | Square::new(r, c).bitboard(),
+                Some(Color::White) => white = white | Square::new(r, c).bitboard(),
+                None => {}
+            }
         }
-        text.push_str(row);
-        text.push('\n');
     }
-    let mut board: Board = text.parse().map_err(|e| format!("the board: {e}"))?;
     let side = match tokens.token("the side to move (B or W)").map_err(at)? {
         "B" => Color::Black,
         "W" => Color::White,
@@ -95,8 +97,7 @@ fn parse(bytes: &[u8]) -> Result<Board, String> {
         }
     };
     tokens.finish().map_err(at)?;
-    board.set_side_to_move(side);
-    Ok(board)
+    Board::from_discs(n, black, white, side).map_err(|e| e.to_string())
 }
 
 /// Bytes of memory the kernel says it can give (`MemAvailable`), where it says.
