@@ -20,7 +20,9 @@ mod timing;
 
 use board_game::games::go::{GoBoard, Komi, Rules};
 use board_game::util::game_stats::perft_naive;
-use games::go::{perft, Board, Game, KoRule};
+use games::go::perft::perft;
+use games::go::playout::playout;
+use games::go::{Board, KoRule, Position};
 use games::rng::Rng;
 use games::Color;
 use std::time::{Duration, Instant};
@@ -33,7 +35,7 @@ fn main() {
     perft_file::check_bench_counts("go", |file, depth| perft(&file.go(), depth));
 
     println!("\nperft({DEPTH}) of the empty 5x5 board, CGOS rules, {runs} alternating runs each:");
-    let ours = Game::new(Board::new(5, 5).expect("5x5"), KoRule::PositionalSuperko);
+    let ours = Position::new(Board::new(5, 5).expect("5x5"), KoRule::PositionalSuperko);
     let theirs = GoBoard::new(5, Komi::zero(), Rules::cgos());
     timing::versus(
         runs,
@@ -55,7 +57,7 @@ fn main() {
         while start.elapsed() < Duration::from_secs(1) {
             for _ in 0..200 {
                 board.clone_from(&empty);
-                moves += board.playout(Color::Black, &mut rng, 1000) as u64;
+                moves += playout(&mut board, Color::Black, &mut rng, 1000) as u64;
                 playouts += 1;
             }
         }

@@ -1,6 +1,6 @@
-//! The two players of Othello and Go.
+//! The two players: Black and White in Othello and Go, X and O in tic-tac-toe (X, like
+//! Black, moves first). Every game and search in the crate names players with [`Color`].
 
-use crate::search::Side;
 use std::fmt;
 
 /// A player, and the colour of that player's discs or stones. Black moves first.
@@ -32,14 +32,12 @@ impl Color {
             Color::White => Color::Black,
         }
     }
-}
 
-/// Black moves first, in Othello and in Go.
-impl From<Color> for Side {
-    fn from(color: Color) -> Side {
-        match color {
-            Color::Black => Side::First,
-            Color::White => Side::Second,
+    /// 0 for Black (the first player), 1 for White: an index into per-player arrays.
+    pub const fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
         }
     }
 }

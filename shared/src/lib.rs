@@ -4,17 +4,22 @@
 //! procedural macros), so a solver and the modules it reaches inline into one file that
 //! plain `rustc` compiles on an online judge.
 //!
-//! - [`othello`]: Othello on 4×4, 6×6 and 8×8 bitboards, with perft.
-//! - [`endgame`]: exact Othello solving (alpha-beta with a table, for 4×4, 6×6, 8×8).
-//! - [`go`]: Go with captures, suicide, simple ko and positional superko, perft, playouts.
-//! - [`tictactoe`]: 3×3 and 4×4 tic-tac-toe.
-//! - [`search`]: the [`search::Game`] trait and exact searches over it: minimax,
-//!   alpha-beta, alpha-beta with a transposition table.
+//! The layers, bottom up (a module uses only those above it in this list):
+//!
+//! - [`color`]: the one player type, [`Color`]: Black and White, or X and O.
+//! - [`grid`]: boards written as text, read one way for every game.
 //! - [`rng`]: a small seedable random number generator for playouts and searches.
-//! - [`mcts`]: Monte Carlo tree search with PUCT over [`search::Game`], with network or
-//!   playout evaluation.
-//! - [`alphago`]: seed 004's 7×7 policy/value network and simplified game.
+//! - Rules, one module per game, which know nothing of search:
+//!   [`othello`] (4×4, 6×6, 8×8 bitboards, perft), [`go`] (captures, suicide, simple ko,
+//!   positional superko; playouts and perft in their own files), [`tictactoe`] (3×3 and
+//!   4×4), and [`alphago`] (seed 004's network and its simplified game).
 //! - [`judge`]: reading judge input with line numbers and typed errors; the solvers' `main`.
+//! - Search: [`search`] (the [`search::Game`] trait, its implementations for every game,
+//!   minimax, alpha-beta, alpha-beta with a table), [`mcts`] (PUCT over the trait, with the
+//!   network or playouts as evaluator) and [`endgame`] (exact Othello solving).
+//!
+//! A judge bundle inlines only the files a solver reaches, so an Othello replay carries the
+//! Othello rules and the judge reader, and no search.
 
 pub mod alphago;
 pub mod color;

@@ -14,7 +14,7 @@
 //! use games::Color;
 //!
 //! let mut board = Board::new(6).unwrap();
-//! assert_eq!(board.legal_moves().count(), 4);
+//! assert_eq!(board.placements().count(), 4);
 //! // Black plays row 1, column 2 (0-based) and flips the white disc below it.
 //! let flipped = board.play(Square::new(1, 2)).unwrap();
 //! assert_eq!(flipped.count(), 1);
@@ -26,7 +26,6 @@
 //! ```
 
 use crate::grid::{self, GridError};
-use crate::search::{Game, Side};
 use crate::Color;
 use std::error::Error;
 use std::fmt;
@@ -75,8 +74,7 @@ pub struct Board {
     to_move: Color,
 }
 
-/// A move for the [`Game`] trait: a disc on a square, or the pass a player without a legal
-/// placement must make.
+/// A move: a disc on a square, or the pass a player without a legal placement must make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Put a disc on the square.
@@ -386,14 +384,38 @@ impl Board {
         }
     }
 
-    /// The legal moves of the side to move.
+    /// The squares where the side to move may place a disc.
     ///
     /// # Complexity
     ///
     /// A fixed number of shifts and masks over the whole board: O(1).
-    pub fn legal_moves(&self) -> Bitboard {
+    pub fn placements(&self) -> Bitboard {
         let (p, o) = self.sides();
         Bitboard(moves(p, o, board_mask(self.n)))
+    }
+
+    /// The legal moves of the side to move: the placements in square order; `[Pass]` when
+    /// there are none but the opponent can move; nothing once neither can.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let placements = self.placements();
+        if !placements.is_empty() {
+            placements.squares().map(Move::Play).collect()
+        } else if self.is_game_over() {
+            Vec::new()
+        } else {
+            vec![Move::Pass]
+        }
+    }
+
+    /// The position after `mv`, or `None` if it is not legal here. `self` is unchanged.
+    pub fn with_move(&self, mv: Move) -> Option<Board> {
+        let mut next = *self;
+        match mv {
+            Move::Play(sq) => next.play(sq).ok().map(|_| next),
+            // Not once the game is over: then nobody moves at all.
+            Move::Pass if self.must_pass() => next.pass().ok().map(|()| next),
+            Move::Pass => None,
+        }
     }
 
     /// The discs a move on `sq` by the side to move would flip, without playing it.
@@ -439,7 +461,7 @@ impl Board {
     ///
     /// [`IllegalMove::HasMoves`] when the side to move has a legal move.
     pub fn pass(&mut self) -> Result<(), IllegalMove> {
-        if !self.legal_moves().is_empty() {
+        if !self.placements().is_empty() {
             return Err(IllegalMove::HasMoves);
         }
         self.to_move = self.to_move.opponent();
@@ -448,7 +470,7 @@ impl Board {
 
     /// Whether the side to move has no move but the game goes on (the opponent has one).
     pub fn must_pass(&self) -> bool {
-        self.legal_moves().is_empty() && !self.is_game_over()
+        self.placements().is_empty() && !self.is_game_over()
     }
 
     /// Whether neither player has a legal move.
@@ -487,41 +509,6 @@ pub(crate) fn margin(p: u64, o: u64, empties: u32) -> i32 {
         std::cmp::Ordering::Greater => mine - theirs + e,
         std::cmp::Ordering::Less => mine - theirs - e,
         std::cmp::Ordering::Equal => 0,
-    }
-}
-
-impl Game for Board {
-    type Move = Move;
-
-    fn side(&self) -> Side {
-        self.to_move.into()
-    }
-
-    /// The legal placements in square order; `[Pass]` when there are none but the opponent
-    /// can move; nothing once neither can.
-    fn moves(&self) -> Vec<Move> {
-        let placements = self.legal_moves();
-        if !placements.is_empty() {
-            placements.squares().map(Move::Play).collect()
-        } else if self.is_game_over() {
-            Vec::new()
-        } else {
-            vec![Move::Pass]
-        }
-    }
-
-    fn after(&self, mv: Move) -> Option<Board> {
-        let mut next = *self;
-        match mv {
-            Move::Play(sq) => next.play(sq).ok().map(|_| next),
-            Move::Pass if self.must_pass() => next.pass().ok().map(|()| next),
-            Move::Pass => None,
-        }
-    }
-
-    /// [`Board::final_margin`] once neither player can move.
-    fn score(&self) -> Option<i32> {
-        self.is_game_over().then(|| self.final_margin())
     }
 }
 

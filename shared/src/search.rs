@@ -24,18 +24,17 @@
 //! assert!(pruned.nodes < plain.nodes / 20);
 //! ```
 
+use crate::Color;
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// Which player, by order of play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// The player who moves first: Black, or X.
-    First,
-    /// The other player.
-    Second,
-}
+// The games made searchable: each adapter sits above its game's rules, which know nothing
+// of search (a judge bundle for a replay carries no search code).
+mod go;
+mod othello;
+mod seed_game;
+mod tictactoe;
 
 /// A two-player, zero-sum game with perfect information, as seed 001 describes it: the
 /// possible moves, a move that returns a new state and leaves the old one alone, and the
@@ -46,8 +45,8 @@ pub trait Game: Clone {
     /// A move. Passing, where the rules have it, is a move too.
     type Move: Copy + Eq + Debug;
 
-    /// Whose turn it is.
-    fn side(&self) -> Side;
+    /// Whose turn it is (Black, or X, moves first).
+    fn side(&self) -> Color;
 
     /// The legal moves, in a fixed order; empty exactly when the game is over.
     fn moves(&self) -> Vec<Self::Move>;

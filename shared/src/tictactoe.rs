@@ -10,31 +10,35 @@
 //!
 //! ```
 //! use games::search::Game;
-//! use games::tictactoe::{Board, Mark};
+//! use games::tictactoe::{Board, X};
 //!
 //! let mut game = Board::new(3).unwrap();
 //! for cell in [0, 4, 1, 8, 2] {
-//!     game = game.after(cell).unwrap();
+//!     game = game.place(cell).unwrap();
 //! }
-//! assert_eq!(game.winner(), Some(Mark::X));
+//! assert_eq!(game.winner(), Some(X));
 //! assert_eq!(game.to_string(), "X | X | X\n---------\n  | O |  \n---------\n  |   | O\n");
 //! // The score is for the side to move: O, who lost.
 //! assert_eq!(game.score(), Some(-1));
 //! ```
 
 use crate::grid::{self, GridError};
-use crate::search::{Game, Side};
+use crate::Color;
 use std::error::Error;
 use std::fmt;
 use std::str::FromStr;
 
-/// A mark: X moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// The first player.
-    X,
-    /// The second player.
-    O,
+/// X, the first player: [`Color::Black`] in the crate's one player type.
+pub const X: Color = Color::Black;
+/// O, the second player: [`Color::White`].
+pub const O: Color = Color::White;
+
+/// A player's mark as the seed writes it: `X` or `O`.
+pub const fn mark(player: Color) -> char {
+    match player {
+        Color::Black => 'X',
+        Color::White => 'O',
+    }
 }
 
 /// A tic-tac-toe position on a 3×3 or 4×4 board.
@@ -63,15 +67,14 @@ pub enum PositionError {
     /// Both players have a line.
     TwoWinners,
     /// `.0` has a line, but the other player moved after it.
-    PlayedOn(Mark),
+    PlayedOn(Color),
 }
 
 /// Board sizes: 3 (three in a row) and 4 (four in a row).
 pub const SIZES: [usize; 2] = [3, 4];
 
 /// The characters of a board's text: `X`, `O`, `.` empty (boj4664 writes `x`, `o`).
-pub const SYMBOLS: [(char, Option<Mark>); 3] =
-    [('X', Some(Mark::X)), ('O', Some(Mark::O)), ('.', None)];
+pub const SYMBOLS: [(char, Option<Color>); 3] = [('X', Some(X)), ('O', Some(O)), ('.', None)];
 
 /// The winning lines of an `n`×`n` board as cell masks: rows, columns, the two diagonals.
 const fn lines(n: usize) -> [u16; 10] {
@@ -122,7 +125,7 @@ impl Board {
     ///
     /// [`FromCellsError::Size`] when the number of cells is not 9 or 16, or
     /// [`FromCellsError::Position`] for an unreachable position.
-    pub fn from_cells(cells: &[Option<Mark>]) -> Result<Board, FromCellsError> {
+    pub fn from_cells(cells: &[Option<Color>]) -> Result<Board, FromCellsError> {
         let n = match cells.len() {
             9 => 3,
             16 => 4,
@@ -131,8 +134,8 @@ impl Board {
         let mut board = Board::new(n).map_err(|_| FromCellsError::Size(cells.len()))?;
         for (i, cell) in cells.iter().enumerate() {
             match cell {
-                Some(Mark::X) => board.x |= 1 << i,
-                Some(Mark::O) => board.o |= 1 << i,
+                Some(Color::Black) => board.x |= 1 << i,
+                Some(Color::White) => board.o |= 1 << i,
                 None => {}
             }
         }
@@ -150,23 +153,23 @@ impl Board {
     /// # Panics
     ///
     /// If `i` is outside the board.
-    pub fn at(&self, i: usize) -> Option<Mark> {
+    pub fn at(&self, i: usize) -> Option<Color> {
         assert!(i < self.size() * self.size(), "cell {i} is off the board");
         if self.x >> i & 1 == 1 {
-            Some(Mark::X)
+            Some(X)
         } else if self.o >> i & 1 == 1 {
-            Some(Mark::O)
+            Some(O)
         } else {
             None
         }
     }
 
     /// The player to move: X when both have made as many moves.
-    pub fn to_move(&self) -> Mark {
+    pub fn to_move(&self) -> Color {
         if self.x.count_ones() == self.o.count_ones() {
-            Mark::X
+            X
         } else {
-            Mark::O
+            O
         }
     }
 
@@ -182,11 +185,11 @@ impl Board {
     }
 
     /// The player with a complete line, if any (X if both have one; see [`Board::check`]).
-    pub fn winner(&self) -> Option<Mark> {
+    pub fn winner(&self) -> Option<Color> {
         if self.has_line(self.x) {
-            Some(Mark::X)
+            Some(X)
         } else if self.has_line(self.o) {
-            Some(Mark::O)
+            Some(O)
         } else {
             None
         }
@@ -216,8 +219,8 @@ impl Board {
         match (self.has_line(self.x), self.has_line(self.o)) {
             (true, true) => Err(PositionError::TwoWinners),
             // X completed the line with its last move, so O cannot have moved since.
-            (true, false) if x != o + 1 => Err(PositionError::PlayedOn(Mark::X)),
-            (false, true) if x != o => Err(PositionError::PlayedOn(Mark::O)),
+            (true, false) if x != o + 1 => Err(PositionError::PlayedOn(X)),
+            (false, true) if x != o => Err(PositionError::PlayedOn(O)),
             _ => Ok(()),
         }
     }
@@ -238,19 +241,10 @@ pub enum FromCellsError {
     Position(PositionError),
 }
 
-impl Game for Board {
-    /// A cell index, row-major: `0..9` or `0..16`.
-    type Move = usize;
-
-    fn side(&self) -> Side {
-        match self.to_move() {
-            Mark::X => Side::First,
-            Mark::O => Side::Second,
-        }
-    }
-
-    /// The empty cells in row-major order, none once the game is over.
-    fn moves(&self) -> Vec<usize> {
+impl Board {
+    /// The legal moves: the empty cells (row-major indices) in order, none once the game is
+    /// over.
+    pub fn legal_moves(&self) -> Vec<usize> {
         if self.is_over() {
             Vec::new()
         } else {
@@ -258,37 +252,19 @@ impl Game for Board {
         }
     }
 
-    fn after(&self, cell: usize) -> Option<Board> {
+    /// The position after the side to move marks `cell` (row-major), or `None` if that is
+    /// not legal (off the board, taken, or the game is over). `self` is unchanged.
+    pub fn place(&self, cell: usize) -> Option<Board> {
         let bit = 1u16.checked_shl(cell as u32)?;
         if self.is_over() || cell >= self.size() * self.size() || (self.x | self.o) & bit != 0 {
             return None;
         }
         let mut next = *self;
         match self.to_move() {
-            Mark::X => next.x |= bit,
-            Mark::O => next.o |= bit,
+            Color::Black => next.x |= bit,
+            Color::White => next.o |= bit,
         }
         Some(next)
-    }
-
-    /// −1 when the game was won (by the player who just moved), 0 for a draw.
-    fn score(&self) -> Option<i32> {
-        if self.winner().is_some() {
-            Some(-1)
-        } else if self.is_full() {
-            Some(0)
-        } else {
-            None
-        }
-    }
-}
-
-impl fmt::Display for Mark {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Mark::X => "X",
-            Mark::O => "O",
-        })
     }
 }
 
@@ -300,8 +276,8 @@ impl fmt::Display for Board {
         for r in 0..n {
             let row: Vec<&str> = (0..n)
                 .map(|c| match self.at(r * n + c) {
-                    Some(Mark::X) => "X",
-                    Some(Mark::O) => "O",
+                    Some(Color::Black) => "X",
+                    Some(Color::White) => "O",
                     None => " ",
                 })
                 .collect();
@@ -325,8 +301,8 @@ impl FromStr for Board {
         let mut board = Board::new(n)?;
         for (i, cell) in cells.into_iter().enumerate() {
             match cell {
-                Some(Mark::X) => board.x |= 1 << i,
-                Some(Mark::O) => board.o |= 1 << i,
+                Some(Color::Black) => board.x |= 1 << i,
+                Some(Color::White) => board.o |= 1 << i,
                 None => {}
             }
         }
@@ -342,8 +318,8 @@ impl fmt::Display for PositionError {
                 "{x} X and {o} O cannot arise: X moves first, so it has as many marks as O or one more"
             ),
             PositionError::TwoWinners => f.write_str("both X and O have a line"),
-            PositionError::PlayedOn(mark) => {
-                write!(f, "{mark} has a line, but the game went on after it")
+            PositionError::PlayedOn(player) => {
+                write!(f, "{} has a line, but the game went on after it", mark(*player))
             }
         }
     }

@@ -12,6 +12,7 @@ mod hexfloat;
 
 use games::alphago::{Network, NumpyRandom, SeedGame, CELLS, MOVE_LIMIT};
 use games::search::Game;
+use games::Color;
 use std::path::Path;
 
 fn data(name: &str) -> String {
@@ -50,17 +51,17 @@ fn the_generator_is_numpys_legacy_random_state() {
 fn position(name: &str) -> SeedGame {
     let text = data(&format!("{name}.position"));
     let tokens: Vec<&str> = text.split_whitespace().collect();
-    let mut cells = [0u8; CELLS];
+    let mut cells = [None; CELLS];
     for (r, row) in tokens[1..8].iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            cells[r * 7 + c] = match ch {
-                'X' => 1,
-                'O' => 2,
-                _ => 0,
-            };
-        }
+        let row = games::grid::read_row(row, Some(r), 7, &games::go::SYMBOLS).unwrap();
+        cells[r * 7..r * 7 + 7].copy_from_slice(&row);
     }
-    SeedGame::from_cells(cells, tokens[8] == "X")
+    let to_move = if tokens[8] == "X" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    SeedGame::from_cells(cells, to_move)
 }
 
 #[test]
@@ -76,7 +77,7 @@ fn the_network_computes_what_numpy_computes() {
         // The convolutions add in numpy's pairwise order: the logits are bit for bit numpy's.
         let (ours, _) = net.forward(&game.planes());
         assert_eq!(&ours[..], logits, "{name}: logits");
-        let (policy, v) = net.evaluate(&game.planes(), &game.empty_mask());
+        let (policy, v) = net.policy_value(&game.planes(), &game.empty_mask());
         // The value goes through numpy's OpenBLAS dot product, which adds in its own order.
         assert!((v - value).abs() < 1e-15, "{name}: value {v} vs {value}");
         // numpy's own vectorised exp (on CPUs with AVX-512) may differ from the C library's

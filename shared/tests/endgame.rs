@@ -9,7 +9,8 @@
 use games::endgame::{Limit, Solver};
 use games::othello::Board;
 use games::rng::Rng;
-use games::search::{alpha_beta, minimax, Game, Side, FULL_WINDOW};
+use games::search::{alpha_beta, minimax, Game, FULL_WINDOW};
+use games::Color;
 
 /// Replays `solution.pv` from `start`: the game must end, with `score` for the side that
 /// was to move at the start.
@@ -38,7 +39,7 @@ fn four_by_four_from_the_start_agrees_with_plain_minimax() {
     let solution = Solver::new(16).solve(&start);
     assert_eq!(solution.score, truth.value);
     replay(&start, &solution.pv, solution.score);
-    assert_eq!(start.side(), Side::First);
+    assert_eq!(start.side(), Color::Black);
     // With mirrored moves skipped at every node, the answer stays the same.
     let mirrored = Solver::new(16).symmetry_from(0).solve(&start);
     assert_eq!(mirrored.score, truth.value);

@@ -13,7 +13,7 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use games::go::{Board, Game, IllegalMove, KoRule, Move};
+use games::go::{Board, IllegalMove, KoRule, Move, Position};
 use games::rng::Rng;
 use games::Color;
 use std::collections::BTreeSet;
@@ -123,7 +123,7 @@ fn play_games(binary: &str, rule: KoRule, seed: u64) -> (usize, usize, usize, us
     for (n, count) in GAMES {
         for _ in 0..count {
             games += 1;
-            let mut game = Game::new(Board::new(n, n).unwrap(), rule);
+            let mut game = Position::new(Board::new(n, n).unwrap(), rule);
             let mut log = vec![format!("boardsize {n}"), "clear_board".to_string()];
             for r in gtp.batch(&log) {
                 r.unwrap();

@@ -3,7 +3,7 @@
 #[path = "common/perft_file.rs"]
 mod perft_file;
 
-use games::go::perft;
+use games::go::perft::perft;
 
 #[test]
 fn perft_matches_the_published_tables() {

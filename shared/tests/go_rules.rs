@@ -5,17 +5,17 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use games::go::{Board, Game, IllegalMove, KoRule, Move, SetupError};
+use games::go::{Board, IllegalMove, KoRule, Move, Position, SetupError};
 use games::grid::GridError;
 use games::rng::Rng;
 use games::Color;
 use itertools::iproduct;
 
-fn game(text: &str, rule: KoRule) -> Game {
-    Game::new(text.parse().unwrap(), rule)
+fn game(text: &str, rule: KoRule) -> Position {
+    Position::new(text.parse().unwrap(), rule)
 }
 
-fn at(game: &Game, r: usize, c: usize) -> Move {
+fn at(game: &Position, r: usize, c: usize) -> Move {
     Move::Play(game.board().point(r, c).unwrap())
 }
 
@@ -151,8 +151,8 @@ fn triple_ko_simple_ko_allows_what_superko_forbids() {
     // at depth 4 (superko: 739, ../shared/reference/go.md).
     let superko = game(text, KoRule::PositionalSuperko);
     let simple = game(text, KoRule::Simple);
-    assert_eq!(games::go::perft(&superko, 4), 739);
-    assert!(games::go::perft(&simple, 4) > 739);
+    assert_eq!(games::go::perft::perft(&superko, 4), 739);
+    assert!(games::go::perft::perft(&simple, 4) > 739);
     // One such line: after X (3, 4), O (0, 2), X (0, 0), White's (0, 1) would bring back the
     // starting position: refused under superko only.
     for (rule, want) in [
@@ -293,7 +293,7 @@ fn random_games_agree_with_the_slow_reference() {
         [true, false]
     ) {
         for _ in 0..12 {
-            let mut game = Game::new(Board::new(n, n).unwrap(), rule);
+            let mut game = Position::new(Board::new(n, n).unwrap(), rule);
             let mut slow = Slow::from(game.board());
             let mut color = Color::Black;
             for _ in 0..(3 * n * n) {
@@ -375,10 +375,10 @@ fn playouts_end_with_two_passes_and_only_eyes_left() {
         let empty = Board::new(n, n).unwrap();
         for _ in 0..200 {
             let mut board = empty.clone();
-            let moves = board.playout(Color::Black, &mut rng, 10 * n * n);
+            let moves = games::go::playout::playout(&mut board, Color::Black, &mut rng, 10 * n * n);
             assert!(moves < 10 * n * n, "a playout on {n}x{n} did not end");
             // Every empty point is an eye of someone, or a move there is illegal for both.
-            let mut game = Game::new(board.clone(), KoRule::None);
+            let mut game = Position::new(board.clone(), KoRule::None);
             for p in board.points().filter(|&p| board.at(p).is_none()) {
                 for color in Color::ALL {
                     game.set_side_to_move(color);

@@ -12,7 +12,7 @@ use games::go::{self, Board, KoRule};
 use games::mcts::{Playouts, Settings, Signs, Tree};
 use games::rng::Rng;
 use games::search::{alpha_beta, Game};
-use games::tictactoe::{self, Mark};
+use games::tictactoe::{self, O, X};
 use games::Color;
 
 fn mcts_move(board: &tictactoe::Board, iterations: u32, signs: Signs, seed: u64) -> usize {
@@ -45,7 +45,7 @@ fn the_search_takes_a_win_in_one_and_the_seeds_signs_do_not() {
 fn tic_tac_toe_never_loses_to_random_and_draws_against_perfect_play() {
     let mut rng = Rng::new(16_571);
     for game in 0..60 {
-        let searcher = if game % 2 == 0 { Mark::X } else { Mark::O };
+        let searcher = if game % 2 == 0 { X } else { O };
         let mut board = tictactoe::Board::new(3).unwrap();
         while !board.is_over() {
             let mv = if board.to_move() == searcher {
@@ -58,15 +58,11 @@ fn tic_tac_toe_never_loses_to_random_and_draws_against_perfect_play() {
         }
         assert_ne!(
             board.winner(),
-            Some(if searcher == Mark::X {
-                Mark::O
-            } else {
-                Mark::X
-            }),
+            Some(if searcher == X { O } else { X }),
             "lost as {searcher}:\n{board}"
         );
     }
-    for searcher in [Mark::X, Mark::O] {
+    for searcher in [X, O] {
         let mut board = tictactoe::Board::new(3).unwrap();
         while !board.is_over() {
             let mv = if board.to_move() == searcher {
@@ -89,7 +85,7 @@ fn go_moves_generated_are_moves_accepted() {
     let board = Board::new(5, 5).unwrap();
     let mut candidates: Vec<go::Move> = board.points().map(go::Move::Play).collect();
     candidates.push(go::Move::Pass);
-    let start = go::Game::new(board, KoRule::PositionalSuperko).with_komi(0.5);
+    let start = go::Position::new(board, KoRule::PositionalSuperko).with_komi(0.5);
     let checked = conformance::random_games(&start, &candidates, 40, 3);
     assert!(checked > 40 * 10, "{checked}");
 }
@@ -103,8 +99,8 @@ fn go_game(number: u64, iterations: u32) -> bool {
         Color::White
     };
     let mut game =
-        go::Game::new(Board::new(7, 7).unwrap(), KoRule::PositionalSuperko).with_komi(7.5);
-    let mut evaluator = Playouts::with_rollout(number, go::light_rollout);
+        go::Position::new(Board::new(7, 7).unwrap(), KoRule::PositionalSuperko).with_komi(7.5);
+    let mut evaluator = Playouts::with_rollout(number, go::playout::light_rollout);
     let settings = Settings {
         iterations,
         ..Settings::default()

@@ -96,7 +96,7 @@ fn a_line_flips_in_every_direction_from_every_cell_of_every_size() {
                 let board = empty_board(n, &[end], &whites);
                 let flips = board.flips(Square::new(r, c)).unwrap();
                 assert_eq!(cells(flips), whites.iter().copied().sorted().collect_vec());
-                assert!(board.legal_moves().contains(Square::new(r, c)));
+                assert!(board.placements().contains(Square::new(r, c)));
                 lines += 1;
 
                 // Without the black disc at the end the line runs into an empty cell (or, when
@@ -109,7 +109,7 @@ fn a_line_flips_in_every_direction_from_every_cell_of_every_size() {
                     to_edge.push(end);
                     let board = empty_board(n, &[], &to_edge);
                     assert_eq!(board.flips(Square::new(r, c)), Err(IllegalMove::NoFlips));
-                    assert!(!board.legal_moves().contains(Square::new(r, c)));
+                    assert!(!board.placements().contains(Square::new(r, c)));
                 }
             }
         }
@@ -152,11 +152,11 @@ fn forced_pass_after_eight_plies() {
         board.play(mv.parse().unwrap()).unwrap();
     }
     assert_eq!(board.side_to_move(), Color::Black);
-    assert!(board.legal_moves().is_empty());
+    assert!(board.placements().is_empty());
     assert!(board.must_pass() && !board.is_game_over());
     board.pass().unwrap();
     assert_eq!(board.side_to_move(), Color::White);
-    assert!(!board.legal_moves().is_empty());
+    assert!(!board.placements().is_empty());
     assert_eq!(board.pass(), Err(IllegalMove::HasMoves));
 }
 
@@ -259,11 +259,7 @@ fn random_games_agree_with_the_cell_walking_reference() {
                         slow_moves.push((r, c));
                     }
                 }
-                assert_eq!(
-                    cells(board.legal_moves()),
-                    slow_moves,
-                    "moves of\n{board:?}"
-                );
+                assert_eq!(cells(board.placements()), slow_moves, "moves of\n{board:?}");
 
                 if board.is_game_over() {
                     ended += 1;
@@ -326,6 +322,6 @@ fn exact_searches_agree_on_4x4_othello() {
     assert!(pruned.nodes < truth.nodes && cached.nodes < pruned.nodes);
     // The score of a finished game counts the empty squares for the winner.
     let wiped = play_line("d3 c3 b3 d2 e1 d6 d7 e3 f4");
-    assert_eq!(wiped.side(), games::search::Side::Second);
+    assert_eq!(wiped.side(), Color::White);
     assert_eq!(wiped.score(), Some(-64));
 }

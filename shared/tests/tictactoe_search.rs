@@ -9,7 +9,7 @@ mod conformance;
 
 use games::rng::Rng;
 use games::search::{alpha_beta, alpha_beta_tt, minimax, Game, Table, FULL_WINDOW};
-use games::tictactoe::{Board, Mark};
+use games::tictactoe::{Board, O, X};
 use std::collections::HashSet;
 
 fn empty() -> Board {
@@ -20,8 +20,8 @@ fn empty() -> Board {
 fn count_games(board: &Board, tally: &mut (u64, u64, u64)) {
     if board.is_over() {
         match board.winner() {
-            Some(Mark::X) => tally.0 += 1,
-            Some(Mark::O) => tally.1 += 1,
+            Some(X) => tally.0 += 1,
+            Some(O) => tally.1 += 1,
             None => tally.2 += 1,
         }
         return;
@@ -109,7 +109,7 @@ fn the_search_never_loses_to_a_random_player() {
     let (mut wins, mut draws) = (0, 0);
     for game in 0..400 {
         // The search plays X in even games, O in odd ones.
-        let searcher = if game % 2 == 0 { Mark::X } else { Mark::O };
+        let searcher = if game % 2 == 0 { X } else { O };
         let mut board = empty();
         while !board.is_over() {
             let mv = if board.to_move() == searcher {
@@ -144,11 +144,11 @@ fn unreachable_positions_are_refused() {
     );
     assert_eq!(
         parse("XXX\nOO.\nO..").check(),
-        Err(PositionError::PlayedOn(Mark::X))
+        Err(PositionError::PlayedOn(X))
     );
     assert_eq!(
         parse("OOO\nXX.\nX.X").check(),
-        Err(PositionError::PlayedOn(Mark::O))
+        Err(PositionError::PlayedOn(O))
     );
     assert!(parse("XXX\nOO.\n...").check().is_ok());
     assert_eq!(

@@ -209,9 +209,10 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
     file.attrs.retain(|a| !a.path().is_ident("doc"));
 
     // Which crates the solver names, by the first segment of its paths.
-    let mut uses = FirstSegments::default();
-    uses.visit_file(&file);
-    for name in &uses.all {
+    let mut paths = Paths::default();
+    paths.visit_file(&file);
+    let crates: BTreeSet<&String> = paths.all.iter().filter_map(|p| p.first()).collect();
+    for &name in &crates {
         if ws.solver_deps.contains(name) && name != "games" && name != "proconio" {
             return Err(Error::ForeignCrate {
                 solver: solver.to_path_buf(),
@@ -230,13 +231,18 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
 
     let mut modules = Vec::new();
     let mut inlined = Vec::new();
-    if uses.all.contains("games") {
-        let reached: BTreeSet<String> = uses.after("games");
+    if crates.contains(&"games".to_string()) {
+        let reached: BTreeSet<Vec<String>> = paths
+            .all
+            .iter()
+            .filter(|p| p.len() > 1 && p[0] == "games")
+            .map(|p| p[1..].to_vec())
+            .collect();
         modules.push(inline_games(&ws.games, &reached)?);
         inlined.push(describe(&ws.games, "this workspace"));
     }
     let mut macros = BTreeSet::new();
-    if uses.all.contains("proconio") {
+    if crates.contains(&"proconio".to_string()) {
         let krate = ws.proconio.as_ref().ok_or_else(|| {
             Error::Metadata(format!(
                 "{} uses proconio, but Cargo has not resolved it: add it to solvers' dependencies",
@@ -427,153 +433,105 @@ impl VisitMut for Docs {
     }
 }
 
-/// The first segments of every path, use tree and macro path in a file, and for each first
-/// segment the set of second segments seen after it.
-#[derive(Default)]
-struct FirstSegments {
-    all: BTreeSet<String>,
-    second: BTreeMap<String, BTreeSet<String>>,
+/// A module of the shared crate: its own items, with each `mod x;` declaration left empty
+/// for the child to fill in if it is kept, and the names of those children.
+struct Module {
+    items: Vec<syn::Item>,
+    children: Vec<String>,
 }
 
-impl FirstSegments {
-    fn note(&mut self, first: String, second: Option<String>) {
-        if let Some(second) = second {
-            self.second.entry(first.clone()).or_default().insert(second);
-        }
-        self.all.insert(first);
-    }
-
-    fn after(&self, first: &str) -> BTreeSet<String> {
-        self.second.get(first).cloned().unwrap_or_default()
-    }
-}
-
-impl<'ast> Visit<'ast> for FirstSegments {
-    fn visit_path(&mut self, path: &'ast syn::Path) {
-        let mut segments = path.segments.iter().map(|s| s.ident.to_string());
-        if let Some(first) = segments.next() {
-            self.note(first, segments.next());
-        }
-        syn::visit::visit_path(self, path);
-    }
-
-    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
-        fn walk(tree: &syn::UseTree, prefix: &[String], out: &mut FirstSegments) {
-            match tree {
-                syn::UseTree::Path(p) => {
-                    let mut next = prefix.to_vec();
-                    next.push(p.ident.to_string());
-                    walk(&p.tree, &next, out);
-                }
-                syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, prefix, out)),
-                syn::UseTree::Name(n) => leaf(prefix, n.ident.to_string(), out),
-                syn::UseTree::Rename(r) => leaf(prefix, r.ident.to_string(), out),
-                syn::UseTree::Glob(_) => leaf(prefix, "*".to_string(), out),
-            }
-        }
-        fn leaf(prefix: &[String], last: String, out: &mut FirstSegments) {
-            match prefix {
-                [] => out.note(last, None),
-                [first] => out.note(first.clone(), Some(last)),
-                [first, second, ..] => out.note(first.clone(), Some(second.clone())),
-            }
-        }
-        walk(&item.tree, &[], self);
-    }
-
-    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        self.visit_path(&mac.path);
-        // Paths inside macro arguments (format!, assert!, vec! ...): `a :: b` token pairs.
-        scan_tokens(mac.tokens.clone(), self);
-    }
-}
-
-fn scan_tokens(tokens: TokenStream, out: &mut FirstSegments) {
-    let trees: Vec<TokenTree> = tokens.into_iter().collect();
-    for (i, tree) in trees.iter().enumerate() {
-        match tree {
-            TokenTree::Group(g) => scan_tokens(g.stream(), out),
-            TokenTree::Ident(first) => {
-                let preceded_by_path = i >= 1
-                    && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ':' || p.as_char() == '$');
-                if preceded_by_path {
-                    continue;
-                }
-                if let (
-                    Some(TokenTree::Punct(a)),
-                    Some(TokenTree::Punct(b)),
-                    Some(TokenTree::Ident(second)),
-                ) = (trees.get(i + 1), trees.get(i + 2), trees.get(i + 3))
-                {
-                    if a.as_char() == ':' && b.as_char() == ':' {
-                        out.note(first.to_string(), Some(second.to_string()));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Inlines the shared crate: its root items, and the modules reached from `roots` (names
-/// after `games::` in the solver), following `crate::` paths.
-fn inline_games(krate: &Crate, roots: &BTreeSet<String>) -> Result<syn::Item, Error> {
+/// Inlines the shared crate: its root items, and the modules reached from `roots` (the
+/// paths after `games::` in the solver), file by file:
+///
+/// - a module is kept when a kept module (or the solver) names something in it, by a
+///   `crate::`, `super::`, `self::` or child-relative path, in code, `use` trees or macro
+///   arguments; the ancestors of a kept module are kept;
+/// - a module of nothing but `impl` blocks and `use` items (an adapter such as
+///   `search/tictactoe.rs`, which makes a game searchable) is kept when its parent and every
+///   module it names are kept: its impls are then needed, and nothing names them;
+/// - a kept module's declarations of children that are not kept are dropped.
+fn inline_games(krate: &Crate, roots: &BTreeSet<Vec<String>>) -> Result<syn::Item, Error> {
     let mut lib = read(&krate.lib)?;
     strip(&mut lib.items);
     let dir = krate.lib.parent().unwrap_or(Path::new("."));
 
-    // Root names: modules, and re-exports pointing into a module.
-    let mut module_of: BTreeMap<String, String> = BTreeMap::new();
+    // The tree of file modules below the root.
+    let mut tree: BTreeMap<Vec<String>, Module> = BTreeMap::new();
+    let top: Vec<String> = child_names(&lib.items);
+    for name in &top {
+        load_tree(dir, std::slice::from_ref(name), &mut tree)?;
+    }
+    // Root names that a re-export points into a module: `Color` -> [color].
+    let mut reexport: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for item in &lib.items {
-        match item {
-            syn::Item::Mod(m) => {
-                module_of.insert(m.ident.to_string(), m.ident.to_string());
+        if let syn::Item::Use(u) = item {
+            for (name, module) in reexports(&u.tree) {
+                reexport.insert(name, vec![module]);
             }
-            syn::Item::Use(u) => {
-                for (name, module) in reexports(&u.tree) {
-                    module_of.insert(name, module);
-                }
-            }
-            _ => {}
         }
     }
-
-    let module_names: BTreeSet<String> = lib
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            syn::Item::Mod(m) => Some(m.ident.to_string()),
-            _ => None,
-        })
-        .collect();
-    let mut loaded: BTreeMap<String, Vec<syn::Item>> = BTreeMap::new();
-    let mut queue: Vec<String> = roots
-        .iter()
-        .filter_map(|r| module_of.get(r).cloned())
-        .collect();
-    while let Some(name) = queue.pop() {
-        if loaded.contains_key(&name) {
-            continue;
-        }
-        let items = load_module(dir, &name)?;
-        let mut refs = FirstSegments::default();
-        for item in &items {
+    let resolve = |path: &[String]| -> Option<Vec<String>> {
+        let longest = (1..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|prefix| tree.contains_key(prefix));
+        longest.or_else(|| path.first().and_then(|first| reexport.get(first).cloned()))
+    };
+    // The modules each module names.
+    let mut names: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (path, module) in &tree {
+        let mut refs = Paths::default();
+        for item in &module.items {
             refs.visit_item(item);
         }
-        queue.extend(
-            refs.after("crate")
-                .iter()
-                .filter_map(|r| module_of.get(r).cloned()),
-        );
-        loaded.insert(name, items);
+        let named = refs
+            .all
+            .iter()
+            .filter_map(|p| absolute(path, &module.children, p))
+            .filter_map(|p| resolve(&p))
+            .filter(|p| p != path)
+            .collect();
+        names.insert(path.clone(), named);
+    }
+
+    let mut kept: BTreeSet<Vec<String>> = roots.iter().filter_map(|r| resolve(r)).collect();
+    loop {
+        // Close over naming and ancestors.
+        let mut queue: Vec<Vec<String>> = kept.iter().cloned().collect();
+        while let Some(path) = queue.pop() {
+            let mut more: Vec<Vec<String>> =
+                names.get(&path).into_iter().flatten().cloned().collect();
+            more.extend((1..path.len()).map(|n| path[..n].to_vec()));
+            for next in more {
+                if kept.insert(next.clone()) {
+                    queue.push(next);
+                }
+            }
+        }
+        // Adapters whose parent and every named module are kept.
+        let adapters: Vec<Vec<String>> = tree
+            .iter()
+            .filter(|(path, module)| {
+                !kept.contains(*path)
+                    && kept.contains(&path[..path.len() - 1])
+                    && is_adapter(&module.items)
+                    && names[*path].iter().all(|n| kept.contains(n))
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        if adapters.is_empty() {
+            break;
+        }
+        kept.extend(adapters);
     }
 
     let mut items = Vec::new();
     for item in lib.items {
         match item {
             syn::Item::Mod(mut m) => {
-                if let Some(content) = loaded.remove(&m.ident.to_string()) {
-                    m.content = Some((Default::default(), content));
+                let path = vec![m.ident.to_string()];
+                if kept.contains(&path) {
+                    m.content = Some((Default::default(), assemble(&path, &mut tree, &kept)));
                     m.semi = None;
                     items.push(syn::Item::Mod(m));
                 }
@@ -581,7 +539,7 @@ fn inline_games(krate: &Crate, roots: &BTreeSet<String>) -> Result<syn::Item, Er
             syn::Item::Use(u) => {
                 // A re-export from a module left out goes too; other uses stay.
                 let keep = reexports(&u.tree).iter().all(|(_, module)| {
-                    !module_names.contains(module) || loaded_or_kept(module, &items)
+                    !top.contains(module) || kept.contains(&vec![module.clone()])
                 });
                 if keep {
                     items.push(syn::Item::Use(u));
@@ -599,9 +557,180 @@ fn inline_games(krate: &Crate, roots: &BTreeSet<String>) -> Result<syn::Item, Er
     Ok(module)
 }
 
-fn loaded_or_kept(module: &str, kept: &[syn::Item]) -> bool {
-    kept.iter()
-        .any(|i| matches!(i, syn::Item::Mod(m) if m.ident == module))
+/// The names of the `mod x;` declarations (file modules) among `items`.
+fn child_names(items: &[syn::Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) if m.content.is_none() => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a module holds `impl` blocks and nothing else but `use` items.
+fn is_adapter(items: &[syn::Item]) -> bool {
+    items.iter().any(|i| matches!(i, syn::Item::Impl(_)))
+        && items
+            .iter()
+            .all(|i| matches!(i, syn::Item::Impl(_) | syn::Item::Use(_)))
+}
+
+/// `path` as written in module `module` (whose file children are `children`), made
+/// absolute below the crate root; `None` for paths that lead outside the crate (std, local
+/// names, generic parameters).
+fn absolute(module: &[String], children: &[String], path: &[String]) -> Option<Vec<String>> {
+    let first = path.first()?;
+    match first.as_str() {
+        "crate" => Some(path[1..].to_vec()),
+        "self" => Some([module, &path[1..]].concat()),
+        "super" => {
+            let ups = path.iter().take_while(|s| *s == "super").count();
+            let base = module.len().checked_sub(ups)?;
+            Some([&module[..base], &path[ups..]].concat())
+        }
+        name if children.iter().any(|c| c == name) => Some([module, path].concat()),
+        _ => None,
+    }
+}
+
+/// Loads the module at `path` from its file below `dir` (the crate's `src`): `a/b.rs` or
+/// `a/b/mod.rs`; then its file children, recursively.
+fn load_tree(
+    dir: &Path,
+    path: &[String],
+    tree: &mut BTreeMap<Vec<String>, Module>,
+) -> Result<(), Error> {
+    let rel = path.join("/");
+    let flat = dir.join(format!("{rel}.rs"));
+    let file = if flat.exists() {
+        flat
+    } else {
+        dir.join(&rel).join("mod.rs")
+    };
+    let mut parsed = read(&file)?;
+    strip(&mut parsed.items);
+    for item in &parsed.items {
+        if let syn::Item::Mod(m) = item {
+            if m.attrs.iter().any(|a| a.path().is_ident("path")) {
+                return Err(Error::Unsupported(
+                    file.clone(),
+                    format!("#[path] on module `{}`", m.ident),
+                ));
+            }
+        }
+    }
+    let children = child_names(&parsed.items);
+    for child in &children {
+        load_tree(dir, &[path, std::slice::from_ref(child)].concat(), tree)?;
+    }
+    tree.insert(
+        path.to_vec(),
+        Module {
+            items: parsed.items,
+            children,
+        },
+    );
+    Ok(())
+}
+
+/// The items of the kept module at `path`, its kept children filled in, the others dropped.
+fn assemble(
+    path: &[String],
+    tree: &mut BTreeMap<Vec<String>, Module>,
+    kept: &BTreeSet<Vec<String>>,
+) -> Vec<syn::Item> {
+    let items = tree
+        .get_mut(path)
+        .map(|m| std::mem::take(&mut m.items))
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Mod(mut m) if m.content.is_none() => {
+                let child = [path, &[m.ident.to_string()]].concat();
+                if kept.contains(&child) {
+                    m.content = Some((Default::default(), assemble(&child, tree, kept)));
+                    m.semi = None;
+                    out.push(syn::Item::Mod(m));
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Every path in some code, whole: in expressions and types, `use` trees (one path per
+/// leaf) and `a :: b` runs of tokens in macro arguments.
+#[derive(Default)]
+struct Paths {
+    all: BTreeSet<Vec<String>>,
+}
+
+impl<'ast> Visit<'ast> for Paths {
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        self.all
+            .insert(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        fn walk(tree: &syn::UseTree, prefix: &[String], out: &mut Paths) {
+            match tree {
+                syn::UseTree::Path(p) => {
+                    walk(&p.tree, &[prefix, &[p.ident.to_string()]].concat(), out);
+                }
+                syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, prefix, out)),
+                syn::UseTree::Name(n) => {
+                    out.all.insert([prefix, &[n.ident.to_string()]].concat());
+                }
+                syn::UseTree::Rename(r) => {
+                    out.all.insert([prefix, &[r.ident.to_string()]].concat());
+                }
+                syn::UseTree::Glob(_) => {
+                    out.all.insert(prefix.to_vec());
+                }
+            }
+        }
+        walk(&item.tree, &[], self);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.visit_path(&mac.path);
+        scan_paths(mac.tokens.clone(), self);
+    }
+}
+
+/// Runs of `ident :: ident :: ...` in macro tokens.
+fn scan_paths(tokens: TokenStream, out: &mut Paths) {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut i = 0;
+    while i < trees.len() {
+        match &trees[i] {
+            TokenTree::Group(g) => scan_paths(g.stream(), out),
+            TokenTree::Ident(first) => {
+                let mut path = vec![first.to_string()];
+                while let (
+                    Some(TokenTree::Punct(a)),
+                    Some(TokenTree::Punct(b)),
+                    Some(TokenTree::Ident(next)),
+                ) = (trees.get(i + 1), trees.get(i + 2), trees.get(i + 3))
+                {
+                    if a.as_char() != ':' || b.as_char() != ':' {
+                        break;
+                    }
+                    path.push(next.to_string());
+                    i += 3;
+                }
+                if path.len() > 1 {
+                    out.all.insert(path);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
 }
 
 /// `(name, module)` for each name a root `use` brings in from one of the crate's modules.
@@ -629,50 +758,26 @@ fn reexports(tree: &syn::UseTree) -> Vec<(String, String)> {
     out
 }
 
-/// The items of module `name` declared in the crate root at `dir`, its own `mod x;`
-/// declarations inlined recursively.
-fn load_module(dir: &Path, name: &str) -> Result<Vec<syn::Item>, Error> {
-    let flat = dir.join(format!("{name}.rs"));
-    let (file, children) = if flat.exists() {
-        (flat, dir.join(name))
-    } else {
-        (dir.join(name).join("mod.rs"), dir.join(name))
-    };
-    let mut parsed = read(&file)?;
-    strip(&mut parsed.items);
-    inline_children(&mut parsed.items, &children, &file)?;
-    Ok(parsed.items)
-}
-
-fn inline_children(items: &mut [syn::Item], dir: &Path, file: &Path) -> Result<(), Error> {
-    for item in items {
-        if let syn::Item::Mod(m) = item {
-            if m.attrs.iter().any(|a| a.path().is_ident("path")) {
-                return Err(Error::Unsupported(
-                    file.to_path_buf(),
-                    format!("#[path] on module `{}`", m.ident),
-                ));
-            }
-            match &mut m.content {
-                None => {
-                    let inner = load_module(dir, &m.ident.to_string())?;
-                    m.content = Some((Default::default(), inner));
-                    m.semi = None;
-                }
-                Some((_, inner)) => inline_children(inner, &dir.join(m.ident.to_string()), file)?,
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Inlines proconio whole (its modules depend on each other); returns the module and the
 /// names of its `#[macro_export]` macros.
 fn inline_proconio(krate: &Crate) -> Result<(syn::Item, BTreeSet<String>), Error> {
     let mut lib = read(&krate.lib)?;
     strip(&mut lib.items);
     let dir = krate.lib.parent().unwrap_or(Path::new("."));
-    inline_children(&mut lib.items, dir, &krate.lib)?;
+    let mut tree = BTreeMap::new();
+    for name in child_names(&lib.items) {
+        load_tree(dir, &[name], &mut tree)?;
+    }
+    let every: BTreeSet<Vec<String>> = tree.keys().cloned().collect();
+    for item in &mut lib.items {
+        if let syn::Item::Mod(m) = item {
+            if m.content.is_none() {
+                let path = vec![m.ident.to_string()];
+                m.content = Some((Default::default(), assemble(&path, &mut tree, &every)));
+                m.semi = None;
+            }
+        }
+    }
     let macros: BTreeSet<String> = lib
         .items
         .iter()

@@ -66,29 +66,59 @@ fn other_crates_are_refused_by_name() {
 fn only_reached_modules_are_inlined_without_tests_or_docs() {
     let root = root();
     let ws = Workspace::load(&root).unwrap();
-    let tictactoe = bundle(&ws, &root.join("solvers/src/bin/boj16571.rs")).unwrap();
-    for module in ["judge", "search", "tictactoe"] {
+    let modules = |problem: &str| -> (String, Vec<String>) {
+        let out = bundle(&ws, &root.join(format!("solvers/src/bin/{problem}.rs"))).unwrap();
+        let names = out
+            .source
+            .split("mod ")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(" {").map(|(name, _)| name.to_string()))
+            .filter(|name| !name.contains(char::is_whitespace))
+            .collect();
+        (out.source, names)
+    };
+    let has = |names: &[String], module: &str| names.iter().any(|n| n == module);
+
+    // Tic-tac-toe with search: the adapter that makes the board searchable comes along
+    // (nothing names it), the other games' adapters and rules do not.
+    let (tictactoe, names) = modules("boj16571");
+    for module in ["judge", "search", "tictactoe", "color", "grid"] {
+        assert!(has(&names, module), "boj16571: {module} missing: {names:?}");
+    }
+    let adapters = names.iter().filter(|n| *n == "tictactoe").count();
+    assert_eq!(
+        adapters, 2,
+        "boj16571: the rules and the search adapter: {names:?}"
+    );
+    for module in ["go", "othello", "rng", "mcts", "seed_game", "alphago"] {
         assert!(
-            tictactoe.source.contains(&format!("pub mod {module} ")),
-            "{module} missing"
+            !has(&names, module),
+            "boj16571: {module} inlined: {names:?}"
         );
     }
-    for module in ["go", "othello", "rng"] {
+
+    // An Othello replay carries the rules and no search.
+    let (othello, names) = modules("boj15671");
+    assert!(has(&names, "othello"), "{names:?}");
+    for module in ["search", "endgame", "mcts", "go", "tictactoe"] {
         assert!(
-            !tictactoe.source.contains(&format!("pub mod {module} ")),
-            "{module} inlined"
+            !has(&names, module),
+            "boj15671: {module} inlined: {names:?}"
         );
     }
-    let go = bundle(&ws, &root.join("solvers/src/bin/go_ko.rs")).unwrap();
-    // go_ko reaches go, which reaches rng and color through `crate::` paths.
-    for module in ["judge", "go", "rng", "color"] {
-        assert!(
-            go.source.contains(&format!("pub mod {module} ")),
-            "{module} missing"
-        );
+
+    // go_ko reaches go's board, position, text and errors, and rng through `crate::` paths;
+    // not its playouts or perft, nor search.
+    let (go, names) = modules("go_ko");
+    for module in [
+        "judge", "go", "board", "position", "text", "error", "rng", "color",
+    ] {
+        assert!(has(&names, module), "go_ko: {module} missing: {names:?}");
     }
-    assert!(!go.source.contains("pub mod othello "));
-    for text in [&tictactoe.source, &go.source] {
+    for module in ["playout", "perft", "search", "othello"] {
+        assert!(!has(&names, module), "go_ko: {module} inlined: {names:?}");
+    }
+    for text in [&tictactoe, &othello, &go] {
         assert!(
             !text.contains("///") && !text.contains("//!"),
             "doc comments left"

@@ -44,7 +44,7 @@ impl PerftFile {
 
     /// The file's Go game: its position, its ko rule (positional superko if it names none)
     /// and its side to move.
-    pub fn go(&self) -> go::Game {
+    pub fn go(&self) -> go::Position {
         let board: go::Board = self.board.parse().unwrap_or_else(|e| self.fail(e));
         let rule: go::KoRule = self
             .rules
@@ -52,7 +52,7 @@ impl PerftFile {
             .unwrap_or("superko")
             .parse()
             .unwrap_or_else(|e| self.fail(e));
-        let mut game = go::Game::new(board, rule);
+        let mut game = go::Position::new(board, rule);
         game.set_side_to_move(self.to_move);
         game
     }

@@ -10,7 +10,7 @@
 
 use games::judge::{self, InputError, Options, Tokens};
 use games::search::{alpha_beta, Game};
-use games::tictactoe::{Board, Mark};
+use games::tictactoe::{self, Board, O, X};
 use std::fmt::Write;
 
 /// What `--help` prints.
@@ -37,8 +37,8 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
     let mut cells = Vec::with_capacity(9);
     for _ in 0..9 {
         cells.push(match tokens.parse_in("a cell (0, 1 or 2)", 0..=2u8)? {
-            1 => Some(Mark::X),
-            2 => Some(Mark::O),
+            1 => Some(X),
+            2 => Some(O),
             _ => None,
         });
     }
@@ -61,7 +61,12 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
     if options.trace {
         let mut game = board;
         while let Some(mv) = alpha_beta(&game, WINDOW).best {
-            eprintln!("{} plays ({}, {})", game.to_move(), mv / 3, mv % 3);
+            eprintln!(
+                "{} plays ({}, {})",
+                tictactoe::mark(game.to_move()),
+                mv / 3,
+                mv % 3
+            );
             game = game.after(mv).expect("the search's move is legal");
             eprintln!("{game}");
         }

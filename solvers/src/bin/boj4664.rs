@@ -16,7 +16,8 @@
 
 use games::judge::{self, InputError, Options, Tokens};
 use games::search::{alpha_beta_tt, Game, Table};
-use games::tictactoe::{Board, Mark};
+use games::tictactoe::{Board, O, X};
+use games::Color;
 use std::fmt::Write;
 
 /// What `--help` prints.
@@ -33,8 +34,7 @@ on stderr naming the input line, exit status 1.
 ";
 
 /// The problem's cells: lower-case marks.
-const SYMBOLS: [(char, Option<Mark>); 3] =
-    [('x', Some(Mark::X)), ('o', Some(Mark::O)), ('.', None)];
+const SYMBOLS: [(char, Option<Color>); 3] = [('x', Some(X)), ('o', Some(O)), ('.', None)];
 
 fn main() {
     judge::run("boj4664", USAGE, solve)
@@ -60,7 +60,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
         }
         let board = Board::from_cells(&cells).map_err(|e| tokens.rule_error(e))?;
         let marks = |m| cells.iter().filter(|&&c| c == Some(m)).count();
-        if board.to_move() != Mark::X || marks(Mark::O) < 2 || board.is_over() {
+        if board.to_move() != X || marks(O) < 2 || board.is_over() {
             return Err(tokens.rule_error(
                 "the problem promises x to move, at least two moves each, and a game not over",
             ));

@@ -17,7 +17,7 @@
 //! without a liberty on the initial board, a move line that is not `C r c` or `C pass`,
 //! coordinates off the board, too few lines) is one line on stderr and exit status 1.
 
-use games::go::{Board, Game, KoRule, Move, SYMBOLS};
+use games::go::{Board, KoRule, Move, Position, SYMBOLS};
 use games::judge::{self, InputError, Options, Tokens};
 use games::Color;
 use std::fmt::Write;
@@ -70,7 +70,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
         };
         InputError::new(line, judge::ErrorKind::Rule(Box::new(e)))
     })?;
-    let mut game = Game::new(board, rule);
+    let mut game = Position::new(board, rule);
 
     for _ in 0..moves {
         let (color, symbol) = match tokens.token("a colour (X or O)")? {

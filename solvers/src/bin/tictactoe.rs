@@ -14,7 +14,7 @@
 
 use games::judge::{self, InputError, Options, Tokens};
 use games::search::{alpha_beta, minimax, Game, FULL_WINDOW};
-use games::tictactoe::{Board, SYMBOLS};
+use games::tictactoe::{mark, Board, SYMBOLS};
 use std::fmt::Write;
 
 /// What `--help` prints.
@@ -46,8 +46,8 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
 
     let _ = write!(out, "{board}");
     match (board.winner(), board.is_full()) {
-        (Some(mark), _) => {
-            let _ = writeln!(out, "winner: {mark}");
+        (Some(winner), _) => {
+            let _ = writeln!(out, "winner: {}", mark(winner));
         }
         (None, true) => {
             let _ = writeln!(out, "winner: draw");
@@ -57,7 +57,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
             let plain = minimax(&board);
             let pruned = alpha_beta(&board, FULL_WINDOW);
             let best = plain.best.expect("a game that goes on has a move");
-            let mover = board.to_move();
+            let mover = mark(board.to_move());
             let (value, verdict) = match plain.value {
                 1 => ("+1", "win"),
                 0 => ("0", "draw"),
@@ -71,7 +71,7 @@ fn solve(input: &[u8], out: &mut String, options: Options) -> Result<(), InputEr
             if options.trace {
                 let mut game = board;
                 while let Some(mv) = alpha_beta(&game, FULL_WINDOW).best {
-                    eprintln!("{} plays {mv}", game.to_move());
+                    eprintln!("{} plays {mv}", mark(game.to_move()));
                     game = game.after(mv).expect("the search's move is legal");
                     eprintln!("{game}");
                 }

@@ -28,7 +28,7 @@ use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
 use games::mcts::{Evaluator, Node, Playouts, Settings, Signs, Tree};
-use games::search::{Game, Side};
+use games::search::Game;
 use games::Color;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
@@ -179,11 +179,11 @@ fn parse_options() -> Result<Options, String> {
     Ok(options)
 }
 
-/// A position as the user wrote it: the size, the stones (0 empty, 1 X, 2 O), X to move?
+/// A position as the user wrote it: the size, the stones row by row, the side to move.
 struct Setup {
     n: usize,
-    cells: Vec<u8>,
-    x_to_move: bool,
+    cells: Vec<Option<Color>>,
+    to_move: Color,
 }
 
 fn read_position(source: &str) -> Result<Setup, String> {
@@ -204,15 +204,11 @@ fn read_position(source: &str) -> Result<Setup, String> {
         let row = tokens
             .grid_row("a board row", Some(r), n, &go::SYMBOLS)
             .map_err(at)?;
-        cells.extend(row.into_iter().map(|cell| match cell {
-            None => 0,
-            Some(Color::Black) => 1,
-            Some(Color::White) => 2,
-        }));
+        cells.extend(row);
     }
-    let x_to_move = match tokens.token("the side to move (X or O)").map_err(at)? {
-        "X" => true,
-        "O" => false,
+    let to_move = match tokens.token("the side to move (X or O)").map_err(at)? {
+        "X" => Color::Black,
+        "O" => Color::White,
         other => {
             return Err(at(
                 tokens.rule_error(format!("the side to move is X or O, not {other:?}"))
@@ -220,11 +216,7 @@ fn read_position(source: &str) -> Result<Setup, String> {
         }
     };
     tokens.finish().map_err(at)?;
-    Ok(Setup {
-        n,
-        cells,
-        x_to_move,
-    })
+    Ok(Setup { n, cells, to_move })
 }
 
 /// What the report needs from a game besides the trait.
@@ -232,13 +224,6 @@ trait Shown: Game {
     fn describe(&self, mv: Self::Move) -> String;
     fn drawing(&self) -> String;
     fn result(&self) -> String;
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Black",
-        Side::Second => "White",
-    }
 }
 
 impl Shown for SeedGame {
@@ -250,7 +235,11 @@ impl Shown for SeedGame {
         (0..7)
             .map(|r| {
                 let row: Vec<&str> = (0..7)
-                    .map(|c| [".", "X", "O"][usize::from(self.at(r * 7 + c))])
+                    .map(|c| match self.at(r * 7 + c) {
+                        None => ".",
+                        Some(Color::Black) => "X",
+                        Some(Color::White) => "O",
+                    })
                     .collect();
                 row.join(" ") + "\n"
             })
@@ -258,8 +247,7 @@ impl Shown for SeedGame {
     }
 
     fn result(&self) -> String {
-        let count = |stone| (0..CELLS).filter(|&k| self.at(k) == stone).count();
-        let (b, w) = (count(1), count(2));
+        let (b, w) = (self.count(Color::Black), self.count(Color::White));
         let verdict = match b.cmp(&w) {
             std::cmp::Ordering::Greater => "Black wins",
             std::cmp::Ordering::Less => "White wins",
@@ -269,7 +257,7 @@ impl Shown for SeedGame {
     }
 }
 
-impl Shown for go::Game {
+impl Shown for go::Position {
     fn describe(&self, mv: go::Move) -> String {
         match mv {
             go::Move::Play(p) => {
@@ -317,9 +305,9 @@ fn run() -> Result<String, String> {
         Rules::Seed => {
             let game = match &setup {
                 Some(s) => {
-                    let mut cells = [0u8; CELLS];
+                    let mut cells = [None; CELLS];
                     cells.copy_from_slice(&s.cells);
-                    SeedGame::from_cells(cells, s.x_to_move)
+                    SeedGame::from_cells(cells, s.to_move)
                 }
                 None => SeedGame::new(),
             };
@@ -335,31 +323,25 @@ fn run() -> Result<String, String> {
         Rules::Go => {
             let (n, stones) = match &setup {
                 Some(s) => (s.n, s.cells.clone()),
-                None => (7, vec![0; 49]),
+                None => (7, vec![None; 49]),
             };
             let placed = stones
                 .iter()
                 .enumerate()
-                .filter(|(_, &v)| v != 0)
-                .map(|(k, &v)| {
-                    (
-                        k / n,
-                        k % n,
-                        if v == 1 { Color::Black } else { Color::White },
-                    )
-                });
+                .filter_map(|(k, &cell)| Some((k / n, k % n, cell?)));
             let board =
                 go::Board::with_stones(n, n, placed).map_err(|e| format!("position: {e}"))?;
-            let mut game = go::Game::new(board, KoRule::PositionalSuperko).with_komi(options.komi);
-            if setup.as_ref().is_some_and(|s| !s.x_to_move) {
-                game.set_side_to_move(Color::White);
+            let mut game =
+                go::Position::new(board, KoRule::PositionalSuperko).with_komi(options.komi);
+            if let Some(s) = &setup {
+                game.set_side_to_move(s.to_move);
             }
             match options.evaluator {
                 Eval::Net => play(&game, &options, &mut Network::seed()),
                 Eval::Playout => play(
                     &game,
                     &options,
-                    &mut Playouts::with_rollout(options.seed, go::light_rollout),
+                    &mut Playouts::with_rollout(options.seed, go::playout::light_rollout),
                 ),
             }
         }
@@ -404,7 +386,7 @@ fn play<G: Shown, E: Evaluator<G>>(
         options.settings.iterations,
         options.settings.c_puct
     );
-    let _ = writeln!(out, "to move: {}", side_name(game.side()));
+    let _ = writeln!(out, "to move: {}", game.side());
     let _ = writeln!(out, "best move: {}", game.describe(best));
     let _ = writeln!(out, "root visits: {}", tree.root().visits);
     let _ = writeln!(
@@ -428,8 +410,8 @@ fn seed_report<G: Shown>(
     let best = tree.best_move().expect("a best move");
     let fresh = game.moves().len() == CELLS;
     let turn = match game.side() {
-        Side::First => "흑",
-        Side::Second => "백",
+        Color::Black => "흑",
+        Color::White => "백",
     };
     let _ = writeln!(out, "=== 7x7 미니 알파고 — 첫 수 결정 ===");
     if fresh {
@@ -499,12 +481,7 @@ fn selfplay<G: Shown, E: Evaluator<G>>(
         let tree = Tree::search(&game, options.settings, evaluator);
         let mv = tree.best_move().expect("a game with moves has a best move");
         ply += 1;
-        let _ = writeln!(
-            out,
-            "{ply:>4}. {} {}",
-            side_name(game.side()),
-            game.describe(mv)
-        );
+        let _ = writeln!(out, "{ply:>4}. {} {}", game.side(), game.describe(mv));
         game = game.after(mv).expect("the search's move is legal");
     }
     let _ = writeln!(out, "final board:");

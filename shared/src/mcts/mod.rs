@@ -21,6 +21,9 @@
 use crate::rng::Rng;
 use crate::search::Game;
 
+// The seed's network as an evaluator (for its game and for 7×7 Go).
+mod network;
+
 /// How a parent reads its children's values; see the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signs {
