@@ -33,16 +33,22 @@ if [ ${#missing[@]} -gt 0 ]; then
     for item in "${missing[@]}"; do
         case "$item" in
             rustc*)
+                # A half-installed toolchain (an interrupted install) would count as present.
+                rustup toolchain uninstall 1.70.0 >/dev/null 2>&1
                 rustup toolchain install 1.70.0 --profile minimal >/dev/null 2>&1 ||
                     { echo "test.sh: could not install rustc 1.70.0 with rustup" >&2; exit 1; }
                 ;;
             GNU*)
                 { $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-                    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnugo; } >/dev/null 2>&1 ||
+                    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall gnugo; } >/dev/null 2>&1 ||
                     { echo "test.sh: could not install gnugo with apt-get" >&2; exit 1; }
                 ;;
         esac
     done
+    if [ -z "${GAMES_SKIP_GNUGO:-}" ] && ! [ -x "$gnugo" ]; then
+        echo "test.sh: gnugo was installed but $gnugo is missing (set GNUGO=/path/to/gnugo)" >&2
+        exit 1
+    fi
 fi
 
 mkdir -p target
