@@ -14,13 +14,21 @@
 //!   null window, searched again only if they beat it;
 //! - move ordering: the table's move first, then "fastest first" (fewest replies for the
 //!   opponent; corners first among equals);
+//! - move ordering from 16 empty squares on by a short search (2 or 3 plies) of an
+//!   evaluation of mobility and corners, instead of the opponent's mobility alone;
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
 //!   already in the table may prove a cutoff;
+//! - a stability cutoff from 8 empty squares on: the opponent's stable discs (full lines, or
+//!   anchored to the edge by stable discs of their own colour) bound our score from above;
+//! - symmetry pruning near the root (24 empty squares or more): of moves that a symmetry of
+//!   the position maps onto each other, only the first is searched;
 //! - near the end (few empties) no table and no move list: the empty squares are tried in
 //!   parity order (squares in quadrants with an odd number of empties first), and the last
 //!   empty square has its own code;
 //! - the exact score from one principal-variation search at the root with a window wider
-//!   than any score, then a principal variation checked move by move with null windows.
+//!   than any score, then a principal variation checked move by move with null windows;
+//! - under a [`Limit`] (nodes or time), the score by bisection with null-window tests
+//!   instead, so that a solve stopped early still reports the [`Bounds`] it proved.
 //!
 //! # Examples
 //!

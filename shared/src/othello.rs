@@ -581,7 +581,7 @@ impl Error for ParseSquareError {}
 
 /// Counts the leaves of the game tree `depth` plies deep.
 ///
-/// Convention (../shared/reference/othello.md): a side without a move passes, and the pass
+/// Convention (that of the published tables, copied into `tests/data/othello/`): a side without a move passes, and the pass
 /// is a ply; when the previous ply was a pass too the game is over and counts as one leaf,
 /// whatever depth is left. `board` is taken as not following a pass.
 ///

@@ -1,7 +1,7 @@
 //! A small, fast, seedable random number generator for playouts and searches.
 //!
-//! SplitMix64 (Steele, Lea and Flood, 2014): one 64-bit state, an add and three multiply-xor
-//! steps per number, and good statistical quality (it passes BigCrush). Judge programs cannot
+//! SplitMix64 (Steele, Lea and Flood, 2014): one 64-bit state; per number an add, then three
+//! xor-shifts and two multiplications, and good statistical quality (it passes BigCrush). Judge programs cannot
 //! use the `rand` crate, and playouts need speed and reproducibility more than anything else.
 
 /// A SplitMix64 generator.

@@ -131,7 +131,11 @@ impl Board {
             16 => 4,
             len => return Err(FromCellsError::Size(len)),
         };
-        let mut board = Board::new(n).map_err(|_| FromCellsError::Size(cells.len()))?;
+        let mut board = Board {
+            n: n as u8,
+            x: 0,
+            o: 0,
+        };
         for (i, cell) in cells.iter().enumerate() {
             match cell {
                 Some(Color::Black) => board.x |= 1 << i,

@@ -410,7 +410,8 @@ impl Board {
         })
     }
 
-    /// Works out what `color` playing on `p` would do, without the ko rules.
+    /// Works out what a stone of colour code `stone` (`BLACK` or `WHITE`) on `p` would do,
+    /// without the ko rules.
     pub(super) fn effect(&self, stone: u8, p: usize) -> Result<Effect, IllegalMove> {
         match self.c.color[p] {
             EMPTY => {}

@@ -7,7 +7,7 @@ use crate::Color;
 
 /// Counts the leaves of the game tree `depth` plies deep from `game`, under its ko rule.
 ///
-/// Convention (the `board-game` crate's, used for the values in ../shared/reference/go.md):
+/// Convention (the `board-game` crate's, used for the CGOS tables in `tests/data/go/`):
 /// a pass is a move and always legal; two passes in a row end the game; a line that ended
 /// before the horizon counts 0, one that ends exactly on it counts 1.
 ///
