@@ -54,7 +54,7 @@ for p in "${problems[@]}"; do
 done
 
 if [ $bundle -eq 1 ]; then
-    echo "bundling solvers..." >&2
+    echo "bundling ${#problems[@]} solvers (scripts/bundle.sh; builds the bundler first)..." >&2
     "$root/scripts/bundle.sh" "${problems[@]}" >&2 || exit 1
     bindir=$(mktemp -d)
     trap 'rm -rf "$bindir"' EXIT
@@ -64,7 +64,11 @@ if [ $bundle -eq 1 ]; then
         echo "warning: rustc 1.70.0 is not installed (rustup toolchain install 1.70.0 --profile minimal); using $(rustc --version)" >&2
         rustc_cmd=(rustc)
     fi
+    i=0
+    start=$SECONDS
     for p in "${problems[@]}"; do
+        i=$((i + 1))
+        echo "compiling the bundle of $p ($i of ${#problems[@]}, $(wc -c < "$root/target/bundle/$p.rs") bytes) with $("${rustc_cmd[@]}" --version | cut -d' ' -f1-2) -O; $((SECONDS - start)) s so far..." >&2
         cp "$root/target/bundle/$p.rs" "$bindir/$p.rs"
         if ! (cd "$bindir" && "${rustc_cmd[@]}" --edition 2021 -O -o "$p" "$p.rs"); then
             echo "the bundle of $p does not compile" >&2
