@@ -13,6 +13,10 @@
 #    `SKIPPED <test>: <reason>` line for each skipped test and a FAILED line for each failure.
 # Exits with cargo's status. Works from any directory.
 set -uo pipefail
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    sed -n '2,/^set /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 1
 

@@ -38,6 +38,7 @@ struct Perft {
 }
 
 impl Perft {
+    #[inline(always)]
     fn legal(&self, board: &Board, color: Color, p: usize) -> Option<Effect> {
         board
             .effect_under(self.rule, code(color), p, |hash| {

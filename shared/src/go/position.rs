@@ -91,6 +91,12 @@ impl Position {
         self.passes
     }
 
+    /// Forgets the passes that ended the game, so that play can go on (a Go protocol
+    /// controller may ask for more moves after two passes, to settle dead stones).
+    pub fn resume(&mut self) {
+        self.passes = 0;
+    }
+
     /// Whether two passes in a row ended the game.
     pub fn is_over(&self) -> bool {
         self.passes >= 2

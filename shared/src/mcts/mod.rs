@@ -153,6 +153,15 @@ impl<G: Game> Tree<G> {
     ///
     /// One evaluation per iteration; the arena grows by the moves of each expanded node.
     pub fn search(root: &G, settings: Settings, evaluator: &mut impl Evaluator<G>) -> Tree<G> {
+        let mut tree = Tree::start(root, settings, evaluator);
+        tree.grow(settings.iterations, evaluator);
+        tree
+    }
+
+    /// A tree with only the root, expanded (unless the game is over there); grow it with
+    /// [`Tree::grow`]. `settings.iterations` is not used: the caller decides how long to
+    /// search, for example until a clock runs out.
+    pub fn start(root: &G, settings: Settings, evaluator: &mut impl Evaluator<G>) -> Tree<G> {
         let mut tree = Tree {
             nodes: vec![Node {
                 state: Some(root.clone()),
@@ -168,11 +177,18 @@ impl<G: Game> Tree<G> {
         };
         if terminal_value(root).is_none() {
             tree.expand(0, evaluator);
-            for _ in 0..settings.iterations {
-                tree.iterate(evaluator);
-            }
         }
         tree
+    }
+
+    /// Runs `iterations` more iterations (none once the root's game is over).
+    pub fn grow(&mut self, iterations: u32, evaluator: &mut impl Evaluator<G>) {
+        if self.nodes[0].children.is_empty() {
+            return;
+        }
+        for _ in 0..iterations {
+            self.iterate(evaluator);
+        }
     }
 
     /// The root.

@@ -1,0 +1,118 @@
+//! go_engine — a Go engine speaking GTP version 2 on stdin and stdout, for Sabaki, GoGui,
+//! twogtp or the project's match runner (`gtp_match`). See [`USAGE`].
+
+// A GTP engine answers on stdout.
+#![allow(clippy::print_stdout)]
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use tools::engine::{Engine, EvaluatorKind, Options};
+use tools::gtp;
+
+const USAGE: &str = "\
+go_engine: a Go engine speaking GTP version 2 on stdin and stdout (Chinese area scoring,
+positional superko, suicide illegal), with Monte Carlo tree search.
+
+usage: go_engine [options]
+
+  --playouts N        search playouts per move, at most (1..=10000000, default 2000)
+  --seconds S         seconds per move, at most (time_settings/time_left may lower it)
+  --threads T         root-parallel searches (1..=64, default 1)
+  --seed N            random seed (default 1): one thread and one seed repeat their games
+  --resign R          resign below this estimated win rate (0..1, default 0.05; 0 never)
+  --c-puct C          the exploration constant (default 3)
+  --evaluator E       playout (default) or net: seed 004's network, 7x7 boards only
+  -h, --help          this text
+
+Sabaki: Engines > Manage Engines > Add, path /path/to/go_engine, arguments --seconds 2.
+GoGui:  Program > New Program, command: /path/to/go_engine --seconds 2
+Vertices are GTP's: a column letter A-T without I, then the row counted from the bottom.
+A malformed line, an unknown command or an illegal move gets a `? message` reply and the
+engine goes on.
+";
+
+fn value<T: std::str::FromStr>(
+    flag: &str,
+    text: Option<String>,
+    ok: impl Fn(&T) -> bool,
+) -> Result<T, String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    text.parse()
+        .ok()
+        .filter(|v| ok(v))
+        .ok_or_else(|| format!("{flag}: {text:?} is out of range (see --help)"))
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--playouts" => {
+                options.playouts = value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
+            }
+            "--seconds" => {
+                options.seconds = Some(value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 1e6)?);
+            }
+            "--threads" => options.threads = value(&flag, args.next(), |&t| (1..=64).contains(&t))?,
+            "--seed" => options.seed = value(&flag, args.next(), |_| true)?,
+            "--resign" => {
+                options.resign = value(&flag, args.next(), |&r: &f64| (0.0..1.0).contains(&r))?;
+            }
+            "--c-puct" => {
+                options.c_puct = value(&flag, args.next(), |&c: &f64| (0.0..=100.0).contains(&c))?;
+            }
+            "--evaluator" => {
+                options.evaluator = match args.next().as_deref() {
+                    Some("playout") => EvaluatorKind::Playouts,
+                    Some("net") => EvaluatorKind::SeedNetwork,
+                    other => return Err(format!("--evaluator is playout or net, not {other:?}")),
+                }
+            }
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let options = match parse_options() {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("go_engine: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut engine = Engine::new(options);
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let mut input = stdin.lock();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => return ExitCode::SUCCESS,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("go_engine: cannot read stdin: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        // Bytes that are not UTF-8 become replacement characters: a `?` reply, not a stop.
+        let line = String::from_utf8_lossy(&bytes);
+        let Some(command) = gtp::parse_line(&line) else {
+            continue;
+        };
+        let (response, quit) = engine.handle(&command);
+        let written = stdout
+            .write_all(response.format(command.id).as_bytes())
+            .and_then(|()| stdout.flush());
+        if written.is_err() || quit {
+            return ExitCode::SUCCESS;
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! gtp_match — plays two GTP engines against each other, colours alternating, and reports
+//! wins, the win rate with a 95% interval, time per move, illegal moves and crashes; every
+//! game is written as SGF. See [`USAGE`].
+
+// A match runner reports on stdout.
+#![allow(clippy::print_stdout)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use tools::matches::{play_game, wilson, Client, Ending, Referee, Rules};
+
+const USAGE: &str = "\
+gtp_match: a match between two GTP engines, colours alternating, every game as SGF
+
+usage: gtp_match --a CMD --b CMD [options]
+
+  --a CMD, --b CMD     the engines' command lines (quoted; split on spaces)
+  --games N            games to play (1..=10000, default 20); A is Black in the odd ones
+  --size N             board size (2..=19, default 9)
+  --komi K             komi (default 7.5)
+  --max-moves M        score the game as it stands after M moves (default 4 x points)
+  --time MAIN,BYO,ST   send time_settings MAIN BYO ST to both (seconds, seconds, stones)
+  --referee CMD        a GTP engine that scores finished games by final_score (e.g.
+                       \"/usr/games/gnugo --mode gtp --chinese-rules\"); default: the area
+                       count after removing the stones both engines list as dead
+  --sgf DIR            write game-<n>.sgf there (default target/match)
+  -h, --help           this text
+
+An illegal move, a crash or garbage from an engine loses it the game and is reported.
+Output: one line per game, then wins per colour, A's score (wins + draws / 2) with the
+Wilson 95% interval, average seconds per move of each engine.
+";
+
+struct Options {
+    a: String,
+    b: String,
+    games: u32,
+    rules: Rules,
+    referee: Option<String>,
+    sgf: PathBuf,
+}
+
+fn parse() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let (mut a, mut b, mut referee) = (None, None, None);
+    let (mut games, mut size, mut komi, mut max_moves, mut time) =
+        (20u32, 9usize, 7.5f64, None, None);
+    let mut sgf = PathBuf::from("target/match");
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--a" => a = Some(value()?),
+            "--b" => b = Some(value()?),
+            "--referee" => referee = Some(value()?),
+            "--sgf" => sgf = PathBuf::from(value()?),
+            "--games" => {
+                games = value()?
+                    .parse()
+                    .ok()
+                    .filter(|g| (1..=10_000).contains(g))
+                    .ok_or("--games must be in 1..=10000")?;
+            }
+            "--size" => {
+                size = value()?
+                    .parse()
+                    .ok()
+                    .filter(|s| (2..=19).contains(s))
+                    .ok_or("--size must be in 2..=19")?;
+            }
+            "--komi" => {
+                komi = value()?
+                    .parse()
+                    .ok()
+                    .filter(|k: &f64| k.is_finite() && k.abs() <= 1000.0)
+                    .ok_or("--komi must be a number")?;
+            }
+            "--max-moves" => {
+                max_moves = Some(
+                    value()?
+                        .parse()
+                        .ok()
+                        .filter(|&m: &usize| m > 0)
+                        .ok_or("--max-moves must be above 0")?,
+                );
+            }
+            "--time" => {
+                let text = value()?;
+                let parts: Vec<&str> = text.split(',').collect();
+                let parsed = match parts[..] {
+                    [m, b, s] => m
+                        .parse::<f64>()
+                        .ok()
+                        .zip(b.parse::<f64>().ok())
+                        .zip(s.parse::<u32>().ok()),
+                    _ => None,
+                };
+                let ((m, b), s) = parsed.ok_or("--time is MAIN,BYO,STONES")?;
+                time = Some((m, b, s));
+            }
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    Ok(Options {
+        a: a.ok_or("--a is needed (see --help)")?,
+        b: b.ok_or("--b is needed (see --help)")?,
+        games,
+        rules: Rules {
+            size,
+            komi,
+            max_moves: max_moves.unwrap_or(4 * size * size),
+            time,
+        },
+        referee,
+        sgf,
+    })
+}
+
+fn main() -> ExitCode {
+    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("gtp_match: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let options = parse()?;
+    std::fs::create_dir_all(&options.sgf).map_err(|e| format!("{}: {e}", options.sgf.display()))?;
+    let start = |cmd: &str| Client::start(cmd).map_err(|e| e.to_string());
+    let mut engines = [start(&options.a)?, start(&options.b)?];
+    let mut referee = match &options.referee {
+        Some(cmd) => Referee::Engine(Box::new(start(cmd)?)),
+        None => Referee::Internal,
+    };
+    println!(
+        "A: {}\nB: {}\n{} games on {}x{}, komi {}, referee: {}",
+        options.a,
+        options.b,
+        options.games,
+        options.rules.size,
+        options.rules.size,
+        options.rules.komi,
+        options
+            .referee
+            .as_deref()
+            .unwrap_or("area count, dead stones agreed by both")
+    );
+    // wins[engine][colour], draws, time[engine] = (seconds, moves), faults[engine]
+    let mut wins = [[0u32; 2]; 2];
+    let mut draws = 0u32;
+    let mut time = [(0.0f64, 0u32); 2];
+    let mut faults: Vec<String> = Vec::new();
+    let clock = Instant::now();
+    for game in 0..options.games {
+        // A is Black in games 1, 3, 5, ...
+        let a_black = game % 2 == 0;
+        let (black, white) = if a_black { (0, 1) } else { (1, 0) };
+        let names = [["A", "B"][black].to_string(), ["A", "B"][white].to_string()];
+        let [first, second] = &mut engines;
+        let (bc, wc) = if a_black {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let result = play_game(bc, wc, names, &options.rules, &mut referee);
+        let path = options.sgf.join(format!("game-{}.sgf", game + 1));
+        std::fs::write(&path, result.record.to_sgf())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for (colour, engine) in [(0, black), (1, white)] {
+            time[engine].0 += result.time[colour].0;
+            time[engine].1 += result.time[colour].1;
+        }
+        let winner = result.winner().map(|c| [black, white][c.index()]);
+        match winner {
+            Some(engine) => wins[engine][usize::from(engine != black)] += 1,
+            None => draws += 1,
+        }
+        let note = match &result.ending {
+            Ending::Illegal(c, m) | Ending::Crashed(c, m) => {
+                let who = ["A", "B"][[black, white][c.index()]];
+                let fault = format!("game {}: {who} {m}", game + 1);
+                faults.push(fault.clone());
+                format!(" ({fault})")
+            }
+            _ => String::new(),
+        };
+        println!(
+            "game {:>3}: A {} — {} in {} moves, {}{note} [{:.0} s]",
+            game + 1,
+            if a_black { "Black" } else { "White" },
+            result.record.result,
+            result.record.moves.len(),
+            path.display(),
+            clock.elapsed().as_secs_f64()
+        );
+        // An engine that crashed is started again for the next game.
+        for (i, cmd) in [&options.a, &options.b].iter().enumerate() {
+            if engines[i].send("protocol_version").is_err() {
+                engines[i] = start(cmd)?;
+            }
+        }
+    }
+    let n = options.games;
+    let a_score = f64::from(wins[0][0] + wins[0][1]) + f64::from(draws) / 2.0;
+    let (low, high) = wilson(a_score, n);
+    println!(
+        "A wins {} as Black, {} as White; B wins {} as Black, {} as White; {draws} draws",
+        wins[0][0], wins[0][1], wins[1][0], wins[1][1]
+    );
+    println!(
+        "A scores {a_score} of {n}: {:.1}% (95% interval {:.1}%–{:.1}%)",
+        100.0 * a_score / f64::from(n),
+        100.0 * low,
+        100.0 * high
+    );
+    for (i, name) in ["A", "B"].iter().enumerate() {
+        let (seconds, moves) = time[i];
+        println!(
+            "{name}: {:.3} s per move over {moves} moves",
+            seconds / f64::from(moves.max(1))
+        );
+    }
+    println!(
+        "illegal moves and crashes: {}",
+        if faults.is_empty() {
+            "none".to_string()
+        } else {
+            faults.join("; ")
+        }
+    );
+    for engine in engines {
+        engine.quit();
+    }
+    if let Referee::Engine(judge) = referee {
+        judge.quit();
+    }
+    Ok(())
+}

@@ -1,0 +1,611 @@
+//! The Go engine behind `go_engine`: the whole game (ko, positional superko, passes, undo),
+//! GTP commands, and a Monte Carlo search that never fills its own eyes and passes with care.
+
+use crate::gtp::{self, Command, Response};
+use games::alphago::{Network, SIDE};
+use games::go::playout::{light_rollout, playout};
+use games::go::{Board, KoRule, Move, Position};
+use games::mcts::{Evaluator, Playouts, Settings, Tree};
+use games::rng::Rng;
+use games::search::Game;
+use games::Color;
+use std::time::{Duration, Instant};
+
+/// The commands the engine knows, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "time_settings",
+    "time_left",
+];
+
+/// Board sizes the engine plays: 2×2 to 19×19 (GTP's letters reach 25, GNU Go's boards 19).
+pub const SIZES: std::ops::RangeInclusive<usize> = 2..=19;
+
+/// How the engine evaluates a leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvaluatorKind {
+    /// Uniform priors and one light playout (michi-style) per leaf.
+    Playouts,
+    /// Seed 004's network (7×7 only): its policy as priors, its value head as the value.
+    SeedNetwork,
+}
+
+/// Search and play settings, from the command line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// Playouts (search iterations) per move, at most.
+    pub playouts: u32,
+    /// Seconds per move, at most (the clock of `time_settings`/`time_left` can lower it).
+    pub seconds: Option<f64>,
+    /// Root-parallel searches, one per thread, whose root visits are added up.
+    pub threads: usize,
+    /// Random seed: one thread and one seed play the same moves every time.
+    pub seed: u64,
+    /// Resign when the best move's estimated win rate is below this (0 never resigns).
+    pub resign: f64,
+    /// The PUCT exploration constant.
+    pub c_puct: f64,
+    /// What evaluates a leaf.
+    pub evaluator: EvaluatorKind,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            playouts: 2000,
+            seconds: None,
+            threads: 1,
+            seed: 1,
+            resign: 0.05,
+            // With uniform priors the exploration term needs a large constant: on 7x7
+            // against GNU Go level 1 (gtp_match, 8 games each at 10,000 playouts) c = 3
+            // scored 6/8, c = 6 5/8; at 3,000 playouts c = 1 scored 0/6, c = 4 3/6, c = 16 0/6.
+            c_puct: 3.0,
+            evaluator: EvaluatorKind::Playouts,
+        }
+    }
+}
+
+/// The clock, as `time_settings` and `time_left` give it (seconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Clock {
+    main: f64,
+    byo_yomi: f64,
+    stones: u32,
+    /// What `time_left` last said for our colour: seconds and stones left.
+    left: Option<(f64, u32)>,
+}
+
+/// A Go position for the search: the tree never plays into the mover's own one-point eye,
+/// and passes only when nothing else is left, or after the opponent's pass when the board
+/// as it stands already wins on area (then passing ends the game with that win).
+#[derive(Clone, Debug)]
+pub struct Careful {
+    position: Position,
+    /// `kgs-genmove_cleanup`: never pass while another move exists.
+    cleanup: bool,
+}
+
+impl Careful {
+    /// The careful version of `position`.
+    pub fn new(position: Position, cleanup: bool) -> Careful {
+        Careful { position, cleanup }
+    }
+}
+
+impl Game for Careful {
+    type Move = Move;
+
+    fn side(&self) -> Color {
+        self.position.side_to_move()
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        if self.position.is_over() {
+            return Vec::new();
+        }
+        let me = self.position.side_to_move();
+        let board = self.position.board();
+        let mut moves: Vec<Move> = self
+            .position
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| matches!(mv, Move::Play(p) if !board.is_eye(*p, me)))
+            .collect();
+        let ahead = match me {
+            Color::Black => self.position.margin() > 0.0,
+            Color::White => self.position.margin() < 0.0,
+        };
+        let pass_wins = self.position.consecutive_passes() == 1 && ahead && !self.cleanup;
+        if moves.is_empty() || pass_wins {
+            moves.push(Move::Pass);
+        }
+        moves
+    }
+
+    fn after(&self, mv: Move) -> Option<Careful> {
+        let mut next = self.clone();
+        next.position.play(mv).ok()?;
+        Some(next)
+    }
+
+    fn score(&self) -> Option<i32> {
+        self.position.result()
+    }
+}
+
+fn careful_rollout(game: &Careful, rng: &mut Rng) -> f64 {
+    light_rollout(&game.position, rng)
+}
+
+/// The seed's network, reading a careful position as the Go position it is.
+struct NetworkOnCareful(Network);
+
+impl Evaluator<Careful> for NetworkOnCareful {
+    fn evaluate(&mut self, game: &Careful, moves: &[Move], priors: &mut Vec<f64>) -> f64 {
+        <Network as Evaluator<Position>>::evaluate(&mut self.0, &game.position, moves, priors)
+    }
+}
+
+/// What a search found: the move, its estimated win rate for the mover, the playouts run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// The most visited move.
+    pub mv: Move,
+    /// Its mean value for the mover, as a win rate in `[0, 1]`.
+    pub win_rate: f64,
+    /// Playouts run, over all threads.
+    pub playouts: u64,
+}
+
+/// Searches `position` for its side to move: `threads` independent trees (seeds `seed`,
+/// `seed + 1`, ...) each run until its share of `playouts` or the deadline, and their root
+/// visits are added up.
+pub fn search(
+    position: &Position,
+    options: &Options,
+    deadline: Option<Instant>,
+    cleanup: bool,
+) -> Choice {
+    let root = Careful::new(position.clone(), cleanup);
+    let threads = options.threads.max(1);
+    let share = (options.playouts / threads as u32).max(1);
+    let settings = Settings {
+        iterations: share,
+        c_puct: options.c_puct,
+        ..Settings::default()
+    };
+    let run = |index: usize| -> Vec<(Move, u32, f64)> {
+        let seed = options.seed.wrapping_add(index as u64);
+        match options.evaluator {
+            EvaluatorKind::Playouts => {
+                let mut evaluator = Playouts::with_rollout(seed, careful_rollout);
+                grow(&root, settings, share, deadline, &mut evaluator)
+            }
+            EvaluatorKind::SeedNetwork => {
+                let mut evaluator = NetworkOnCareful(Network::seed());
+                grow(&root, settings, share, deadline, &mut evaluator)
+            }
+        }
+    };
+    let results: Vec<Vec<(Move, u32, f64)>> = if threads == 1 {
+        vec![run(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|i| scope.spawn(move || run(i))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread does not panic"))
+                .collect()
+        })
+    };
+    // Add the root children up by move (every tree lists the same moves in the same order).
+    let mut total: Vec<(Move, u32, f64)> = Vec::new();
+    for result in results {
+        for (mv, visits, value) in result {
+            match total.iter_mut().find(|(m, _, _)| *m == mv) {
+                Some(entry) => {
+                    entry.1 += visits;
+                    entry.2 += value;
+                }
+                None => total.push((mv, visits, value)),
+            }
+        }
+    }
+    let playouts = total.iter().map(|t| u64::from(t.1)).sum();
+    match total.iter().max_by_key(|t| t.1) {
+        Some(&(mv, visits, value)) if visits > 0 => Choice {
+            mv,
+            win_rate: (1.0 + value / f64::from(visits)) / 2.0,
+            playouts,
+        },
+        _ => Choice {
+            mv: Move::Pass,
+            win_rate: 0.5,
+            playouts,
+        },
+    }
+}
+
+/// One tree grown until `iterations` or the deadline; its root children as (move, visits,
+/// total value for the mover at the root).
+fn grow<E: Evaluator<Careful>>(
+    root: &Careful,
+    settings: Settings,
+    iterations: u32,
+    deadline: Option<Instant>,
+    evaluator: &mut E,
+) -> Vec<(Move, u32, f64)> {
+    let mut tree = Tree::start(root, settings, evaluator);
+    let mut done = 0;
+    while done < iterations {
+        let step = (iterations - done).min(64);
+        tree.grow(step, evaluator);
+        done += step;
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    tree.children()
+        .iter()
+        .filter_map(|c| Some((c.mv?, c.visits, -c.total)))
+        .collect()
+}
+
+/// The points each colour owns at the end of `playouts` light playouts from `position`, as
+/// the share of playouts (per point, row-major: Black's share minus White's, in `[-1, 1]`).
+pub fn ownership(position: &Position, playouts: u32, seed: u64) -> Vec<f64> {
+    let board = position.board();
+    let (rows, cols) = (board.rows(), board.cols());
+    let mut owner = vec![0.0; rows * cols];
+    let mut rng = Rng::new(seed);
+    for _ in 0..playouts {
+        let mut end = board.clone();
+        playout(
+            &mut end,
+            position.side_to_move(),
+            &mut rng,
+            4 * rows * cols + 16,
+        );
+        for (i, share) in owner.iter_mut().enumerate() {
+            let (r, c) = (i / cols, i % cols);
+            let p = end.point(r, c).expect("on the board");
+            let colour = end.at(p).or_else(|| {
+                // An empty point at a playout's end is an eye: its neighbours' colour.
+                let around = [
+                    (r.wrapping_sub(1), c),
+                    (r + 1, c),
+                    (r, c.wrapping_sub(1)),
+                    (r, c + 1),
+                ];
+                around
+                    .iter()
+                    .find_map(|&(nr, nc)| end.point(nr, nc).and_then(|q| end.at(q)))
+            });
+            *share += match colour {
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => -1.0,
+                None => 0.0,
+            };
+        }
+    }
+    owner
+        .iter()
+        .map(|s| s / f64::from(playouts.max(1)))
+        .collect()
+}
+
+/// The engine: the game so far, the settings, the clock.
+pub struct Engine {
+    options: Options,
+    size: usize,
+    komi: f64,
+    moves: Vec<(Color, Move)>,
+    position: Position,
+    clock: Clock,
+}
+
+fn fresh(size: usize, komi: f64) -> Position {
+    let board = Board::new(size, size).expect("sizes are checked");
+    Position::new(board, KoRule::PositionalSuperko).with_komi(komi)
+}
+
+impl Engine {
+    /// An engine with `options` on an empty 9×9 board, komi 7.5.
+    pub fn new(options: Options) -> Engine {
+        Engine {
+            options,
+            size: 9,
+            komi: 7.5,
+            moves: Vec::new(),
+            position: fresh(9, 7.5),
+            clock: Clock::default(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Answers one command; the `bool` is whether the engine should stop (`quit`).
+    pub fn handle(&mut self, command: &Command) -> (Response, bool) {
+        let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
+        let ok = |text: String| (Response::Success(text), false);
+        let fail = |text: &str| (Response::Failure(text.to_string()), false);
+        match command.name.as_str() {
+            "protocol_version" => ok("2".to_string()),
+            "name" => ok("games-go".to_string()),
+            "version" => ok(env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => match args.first() {
+                Some(name) => ok(COMMANDS.contains(name).to_string()),
+                None => fail("known_command needs a command name"),
+            },
+            "list_commands" => ok(COMMANDS.join("\n")),
+            "quit" => (Response::Success(String::new()), true),
+            "boardsize" => match args.first().map(|a| a.parse::<usize>()) {
+                Some(Ok(n)) if SIZES.contains(&n) => {
+                    self.size = n;
+                    self.moves.clear();
+                    self.replay();
+                    ok(String::new())
+                }
+                Some(Ok(_)) => fail("unacceptable size"),
+                _ => fail("syntax error: boardsize needs a whole number"),
+            },
+            "clear_board" => {
+                self.moves.clear();
+                self.replay();
+                ok(String::new())
+            }
+            "komi" => match args.first().map(|a| a.parse::<f64>()) {
+                Some(Ok(k)) if k.is_finite() && k.abs() <= 1000.0 => {
+                    self.komi = k;
+                    self.replay();
+                    ok(String::new())
+                }
+                _ => fail("syntax error: komi needs a number"),
+            },
+            "play" => self.play(&args),
+            "genmove" | "reg_genmove" | "kgs-genmove_cleanup" => {
+                let Some(color) = args.first().and_then(|a| gtp::parse_color(a)) else {
+                    return fail("syntax error: genmove needs a colour (b or w)");
+                };
+                let cleanup = command.name == "kgs-genmove_cleanup";
+                let text = self.genmove(color, command.name != "reg_genmove", cleanup);
+                ok(text)
+            }
+            "undo" => {
+                if self.moves.pop().is_some() {
+                    self.replay();
+                    ok(String::new())
+                } else {
+                    fail("cannot undo")
+                }
+            }
+            "showboard" => ok(format!("\n{}", self.position.board())),
+            "final_score" => ok(self.final_score()),
+            "final_status_list" => match args.first() {
+                Some(&"dead") => ok(self.status_list(true)),
+                Some(&"alive") => ok(self.status_list(false)),
+                Some(&"seki") => ok(String::new()),
+                _ => fail("syntax error: final_status_list needs alive, dead or seki"),
+            },
+            "time_settings" => {
+                let parsed: Option<(f64, f64, u32)> = match args[..] {
+                    [m, b, s] => m
+                        .parse()
+                        .ok()
+                        .zip(b.parse().ok())
+                        .zip(s.parse().ok())
+                        .map(|((m, b), s)| (m, b, s)),
+                    _ => None,
+                };
+                match parsed {
+                    Some((main, byo_yomi, stones)) if main >= 0.0 && byo_yomi >= 0.0 => {
+                        self.clock = Clock {
+                            main,
+                            byo_yomi,
+                            stones,
+                            left: None,
+                        };
+                        ok(String::new())
+                    }
+                    _ => {
+                        fail("syntax error: time_settings main_time byo_yomi_time byo_yomi_stones")
+                    }
+                }
+            }
+            "time_left" => {
+                let parsed = match args[..] {
+                    [c, t, s] => gtp::parse_color(c)
+                        .zip(t.parse::<f64>().ok())
+                        .zip(s.parse::<u32>().ok()),
+                    _ => None,
+                };
+                match parsed {
+                    Some(((_, time), stones)) if time.is_finite() && time >= 0.0 => {
+                        self.clock.left = Some((time, stones));
+                        ok(String::new())
+                    }
+                    _ => fail("syntax error: time_left color time stones"),
+                }
+            }
+            "" => fail("empty command"),
+            _ => fail("unknown command"),
+        }
+    }
+
+    /// Replays the moves on a fresh board of the current size and komi.
+    fn replay(&mut self) {
+        let mut position = fresh(self.size, self.komi);
+        for &(color, mv) in &self.moves {
+            if position.is_over() {
+                position.resume();
+            }
+            position
+                .play_as(color, mv)
+                .expect("every recorded move was legal when it was played");
+        }
+        self.position = position;
+    }
+
+    fn play(&mut self, args: &[&str]) -> (Response, bool) {
+        let fail = |text: String| (Response::Failure(text), false);
+        let [color, vertex] = args else {
+            return fail("syntax error: play needs a colour and a vertex".to_string());
+        };
+        let Some(color) = gtp::parse_color(color) else {
+            return fail(format!("syntax error: {color:?} is not a colour"));
+        };
+        let mv = match gtp::parse_vertex(vertex, self.position.board()) {
+            Ok(mv) => mv,
+            Err(e) => return fail(format!("syntax error: {e}")),
+        };
+        if self.position.is_over() {
+            self.position.resume();
+        }
+        match self.position.play_as(color, mv) {
+            Ok(_) => {
+                self.moves.push((color, mv));
+                (Response::Success(String::new()), false)
+            }
+            Err(reason) => fail(format!("illegal move ({reason})")),
+        }
+    }
+
+    /// Seconds for the next move: the option's cap, and what the clock allows.
+    fn budget(&self) -> Option<f64> {
+        let from_clock = self.clock.left.map(|(left, stones)| {
+            let empties = self.position.board().empty_count() as f64;
+            if stones > 0 {
+                // Byo-yomi: the period's time over its stones, with a margin.
+                0.8 * left / f64::from(stones)
+            } else {
+                // Main time: a share of what is left, about half the empty points to go.
+                let spare = if self.clock.byo_yomi > 0.0 {
+                    self.clock.byo_yomi * 0.5
+                } else {
+                    0.0
+                };
+                (left / (empties / 2.0).max(8.0)).max(spare.min(left * 0.5))
+            }
+        });
+        match (self.options.seconds, from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn genmove(&mut self, color: Color, commit: bool, cleanup: bool) -> String {
+        let mut position = self.position.clone();
+        if position.is_over() {
+            position.resume();
+        }
+        position.set_side_to_move(color);
+        let deadline = self
+            .budget()
+            .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.01)));
+        let mut options = self.options;
+        if options.evaluator == EvaluatorKind::SeedNetwork && self.size != SIDE {
+            options.evaluator = EvaluatorKind::Playouts;
+        }
+        let choice = search(&position, &options, deadline, cleanup);
+        let resign = options.resign > 0.0
+            && choice.win_rate < options.resign
+            && choice.playouts >= 200
+            && !cleanup;
+        if resign {
+            return "resign".to_string();
+        }
+        let text = gtp::move_text(choice.mv, position.board());
+        if commit {
+            if self.position.is_over() {
+                self.position.resume();
+            }
+            self.position
+                .play_as(color, choice.mv)
+                .expect("the search plays legal moves");
+            self.moves.push((color, choice.mv));
+        }
+        text
+    }
+
+    /// Dead stones: those whose point the other colour owns in most playouts.
+    fn dead(&self) -> Vec<(usize, usize)> {
+        let owner = ownership(&self.position, 400, self.options.seed);
+        let board = self.position.board();
+        let cols = board.cols();
+        board
+            .points()
+            .filter_map(|p| {
+                let colour = board.at(p)?;
+                let (r, c) = board.coords(p);
+                let share = owner[r * cols + c];
+                let lost = match colour {
+                    Color::Black => share < 0.0,
+                    Color::White => share > 0.0,
+                };
+                lost.then_some((r, c))
+            })
+            .collect()
+    }
+
+    fn status_list(&self, dead: bool) -> String {
+        let gone = self.dead();
+        let board = self.position.board();
+        let points: Vec<String> = board
+            .points()
+            .filter(|&p| board.at(p).is_some())
+            .filter(|&p| gone.contains(&board.coords(p)) == dead)
+            .map(|p| gtp::vertex(p, board))
+            .collect();
+        points.join(" ")
+    }
+
+    /// The area score with the dead stones removed, `B+3.5`, `W+0.5` or `0`.
+    fn final_score(&self) -> String {
+        let gone = self.dead();
+        let board = self.position.board();
+        let stones = board.points().filter_map(|p| {
+            let colour = board.at(p)?;
+            let (r, c) = board.coords(p);
+            (!gone.contains(&(r, c))).then_some((r, c, colour))
+        });
+        let margin = match Board::with_stones(board.rows(), board.cols(), stones) {
+            Ok(cleaned) => {
+                let (b, w) = cleaned.area_score();
+                b as f64 - w as f64 - self.komi
+            }
+            Err(_) => self.position.margin(),
+        };
+        score_text(margin)
+    }
+}
+
+/// `B+3.5`, `W+7`, or `0` for Black's `margin`.
+pub fn score_text(margin: f64) -> String {
+    if margin > 0.0 {
+        format!("B+{margin}")
+    } else if margin < 0.0 {
+        format!("W+{}", -margin)
+    } else {
+        "0".to_string()
+    }
+}

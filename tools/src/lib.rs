@@ -1,0 +1,8 @@
+//! What the tools share: the Go Text Protocol ([`gtp`]), the Go engine behind `go_engine`
+//! ([`engine`]), game records ([`sgf`]) and the match runner's referee and statistics
+//! ([`matches`]). The rules, the search and the inference stay in the `games` crate.
+
+pub mod engine;
+pub mod gtp;
+pub mod matches;
+pub mod sgf;

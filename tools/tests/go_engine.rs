@@ -1,0 +1,223 @@
+//! go_engine as a GTP program: the required commands, replies to bad input without
+//! stopping, the game's rules (ko, superko, undo), deterministic search, and the match
+//! runner playing it against itself and against an engine that crashes.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+fn engine(args: &[&str], script: &str) -> Vec<String> {
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_go_engine")),
+        args,
+        script.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Responses end with an empty line; multi-line ones keep their inner lines.
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split("\n\n")
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_required_commands_answer() {
+    let replies = engine(
+        &["--playouts", "100"],
+        "protocol_version\n7 name\nversion\nknown_command genmove\nknown_command fly\nlist_commands\nboardsize 9\nclear_board\nkomi 6.5\ntime_settings 60 5 1\ntime_left b 30 0\nquit\nname\n",
+    );
+    assert_eq!(replies[0], "= 2");
+    assert_eq!(replies[1], "=7 games-go");
+    assert!(replies[2].starts_with("= "));
+    assert_eq!(replies[3], "= true");
+    assert_eq!(replies[4], "= false");
+    for command in [
+        "play",
+        "genmove",
+        "undo",
+        "final_score",
+        "final_status_list",
+        "kgs-genmove_cleanup",
+        "time_left",
+    ] {
+        assert!(
+            replies[5]
+                .lines()
+                .any(|l| l.trim_start_matches("= ") == command),
+            "{command}"
+        );
+    }
+    assert!(replies[6..11].iter().all(|r| r == "="), "{replies:?}");
+    // quit answers, and nothing after it is read.
+    assert_eq!(replies.len(), 12, "{replies:?}");
+}
+
+#[test]
+fn bad_lines_get_a_question_mark_and_the_engine_goes_on() {
+    let script = "boardsize 0\nboardsize 99\nboardsize x\nkomi nan\nplay\nplay purple A1\nplay b A99\nplay b I3\nfly away\n\u{1}\u{7f}\nplay b\ngenmove\ntime_left b -3 0\nfinal_status_list maybe\n\x00\n3 protocol_version\n";
+    let replies = engine(&[], script);
+    let (last, errors) = replies.split_last().unwrap();
+    assert_eq!(last, "=3 2", "{replies:?}");
+    // Lines of nothing but control characters are empty after GTP's cleaning: no reply.
+    assert_eq!(errors.len(), 13, "{replies:?}");
+    assert!(errors.iter().all(|r| r.starts_with("? ")), "{replies:?}");
+    assert_eq!(errors[0], "? unacceptable size");
+    // Bytes that are not UTF-8 are a bad line, not the end of the session.
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_go_engine")),
+        &[],
+        b"\xff\xfe\nname\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "? unknown command\n\n= games-go\n\n"
+    );
+}
+
+#[test]
+fn ko_and_undo() {
+    // Seed 000's ko on 5x5 (rows counted from the bottom in GTP): Black captures at C4,
+    // White may not take back at B4 at once; after a ko threat exchange it may.
+    let setup = "boardsize 5\nclear_board\nplay b B5\nplay b A4\nplay b B3\nplay w C5\nplay w B4\nplay w C3\nplay w D4\n";
+    let replies = engine(&[], &format!("{setup}play b C4\nplay w B4\nplay w E1\nplay b E2\nplay w B4\nundo\nundo\nundo\nplay w B4\nshowboard\n"));
+    let after_setup = &replies[9..];
+    assert_eq!(after_setup[0], "=", "Black captures");
+    assert!(
+        after_setup[1].starts_with("? illegal move (ko)"),
+        "{after_setup:?}"
+    );
+    assert_eq!(
+        &after_setup[2..5],
+        ["=", "=", "="],
+        "after a threat exchange the retake is legal"
+    );
+    assert_eq!(
+        &after_setup[5..8],
+        ["=", "=", "="],
+        "three undos: back to just after the capture"
+    );
+    assert!(
+        after_setup[8].starts_with("? illegal move (ko)"),
+        "the retake is refused again: {after_setup:?}"
+    );
+    assert!(
+        after_setup[9].contains("X . X O"),
+        "the capture stands: {after_setup:?}"
+    );
+    // Undo with nothing to undo.
+    assert_eq!(engine(&[], "undo\n"), ["? cannot undo"]);
+}
+
+#[test]
+fn genmove_plays_a_legal_move_deterministically() {
+    let script = "boardsize 7\nclear_board\nkomi 9\ngenmove b\ngenmove w\ngenmove b\nreg_genmove w\nfinal_score\nfinal_status_list dead\n";
+    let args = ["--playouts", "300", "--seed", "5"];
+    let first = engine(&args, script);
+    let second = engine(&args, script);
+    assert_eq!(first, second, "one thread and one seed repeat themselves");
+    for vertex in &first[3..6] {
+        let v = vertex.trim_start_matches("= ");
+        assert!(
+            v.len() >= 2 && v.as_bytes()[0].is_ascii_uppercase(),
+            "{vertex}"
+        );
+    }
+    // The generated moves were played: playing there again is refused.
+    let again = engine(
+        &args,
+        &format!("{script}play b {}\n", first[3].trim_start_matches("= ")),
+    );
+    assert!(
+        again
+            .last()
+            .unwrap()
+            .starts_with("? illegal move (occupied)"),
+        "{again:?}"
+    );
+    let score = first[7].trim_start_matches("= ");
+    assert!(
+        score == "0" || score.starts_with("B+") || score.starts_with("W+"),
+        "{score}"
+    );
+}
+
+#[test]
+fn help_and_bad_options() {
+    let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &["--help"], b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success() && text.contains("--playouts") && text.contains("Sabaki"));
+    for bad in [
+        &["--threads", "0"][..],
+        &["--seconds", "-1"],
+        &["--evaluator", "magic"],
+        &["--fly"],
+    ] {
+        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), bad, b"");
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap().lines().count(),
+            1,
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn the_match_runner_plays_scores_and_records() {
+    let dir = testkit::scratch("gtp-match");
+    let engine = env!("CARGO_BIN_EXE_go_engine");
+    let a = format!("{engine} --playouts 60 --seed 1");
+    let b = format!("{engine} --playouts 60 --seed 2");
+    let sgf = dir.to_str().unwrap();
+    let args = [
+        "--a", &a, "--b", &b, "--games", "2", "--size", "5", "--komi", "0.5", "--sgf", sgf,
+    ];
+    let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("A scores") && text.contains("95% interval"),
+        "{text}"
+    );
+    assert!(text.contains("illegal moves and crashes: none"), "{text}");
+    for game in [1, 2] {
+        let record = std::fs::read_to_string(dir.join(format!("game-{game}.sgf"))).unwrap();
+        assert!(
+            record.starts_with("(;GM[1]FF[4]") && record.contains("SZ[5]"),
+            "{record}"
+        );
+        assert!(
+            record.contains(";B[") && record.trim_end().ends_with(')'),
+            "{record}"
+        );
+    }
+    // An engine that dies at once loses every game, and the runner says so.
+    let args = [
+        "--a",
+        &a,
+        "--b",
+        "/bin/false",
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--sgf",
+        sgf,
+    ];
+    let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("A scores 2 of 2"), "{text}");
+    assert!(text.contains("game 1: B the engine is gone"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
