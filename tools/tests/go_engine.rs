@@ -173,7 +173,8 @@ fn help_and_bad_options() {
 fn the_match_runner_plays_scores_and_records() {
     let dir = testkit::scratch("gtp-match");
     let engine = env!("CARGO_BIN_EXE_go_engine");
-    let a = format!("{engine} --playouts 60 --seed 1");
+    // `{game}` restarts A with a seed per game.
+    let a = format!("{engine} --playouts 60 --seed {{game}}");
     let b = format!("{engine} --playouts 60 --seed 2");
     let sgf = dir.to_str().unwrap();
     let args = [

@@ -15,7 +15,9 @@ gtp_match: a match between two GTP engines, colours alternating, every game as S
 
 usage: gtp_match --a CMD --b CMD [options]
 
-  --a CMD, --b CMD     the engines' command lines (quoted; split on spaces)
+  --a CMD, --b CMD     the engines' command lines (quoted; split on spaces); {game} in
+                       one becomes the game's number and starts that engine afresh for
+                       every game (e.g. --seed {game}, so games do not repeat)
   --games N            games to play (1..=10000, default 20); A is Black in the odd ones
   --size N             board size (2..=19, default 9)
   --komi K             komi (default 7.5)
@@ -134,7 +136,13 @@ fn run() -> Result<(), String> {
     let options = parse()?;
     std::fs::create_dir_all(&options.sgf).map_err(|e| format!("{}: {e}", options.sgf.display()))?;
     let start = |cmd: &str| Client::start(cmd).map_err(|e| e.to_string());
-    let mut engines = [start(&options.a)?, start(&options.b)?];
+    // `{game}` in a command becomes the game's number, and that engine starts afresh for
+    // every game (`--seed {game}`: deterministic engines then do not repeat their games).
+    let command = |cmd: &str, game: u32| cmd.replace("{game}", &(game + 1).to_string());
+    let mut engines = [
+        start(&command(&options.a, 0))?,
+        start(&command(&options.b, 0))?,
+    ];
     let mut referee = match &options.referee {
         Some(cmd) => Referee::Engine(Box::new(start(cmd)?)),
         None => Referee::Internal,
@@ -200,10 +208,14 @@ fn run() -> Result<(), String> {
             path.display(),
             clock.elapsed().as_secs_f64()
         );
-        // An engine that crashed is started again for the next game.
-        for (i, cmd) in [&options.a, &options.b].iter().enumerate() {
-            if engines[i].send("protocol_version").is_err() {
-                engines[i] = start(cmd)?;
+        // An engine that crashed is started again for the next game, and one whose command
+        // names the game is started with the next game's number.
+        if game + 1 < options.games {
+            for (i, cmd) in [&options.a, &options.b].iter().enumerate() {
+                if cmd.contains("{game}") || engines[i].send("protocol_version").is_err() {
+                    let next = start(&command(cmd, game + 1))?;
+                    std::mem::replace(&mut engines[i], next).quit();
+                }
             }
         }
     }
