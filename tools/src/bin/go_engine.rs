@@ -1,11 +1,9 @@
 //! go_engine — a Go engine speaking GTP version 2 on stdin and stdout, for Sabaki, GoGui,
 //! twogtp or the project's match runner (`gtp_match`). See [`USAGE`].
 
-// A GTP engine answers on stdout.
-#![allow(clippy::print_stdout)]
-
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
+use tools::cli;
 use tools::engine::{Engine, EvaluatorKind, Options};
 use tools::gtp;
 
@@ -31,36 +29,31 @@ A malformed line, an unknown command or an illegal move gets a `? message` reply
 engine goes on.
 ";
 
-fn value<T: std::str::FromStr>(
-    flag: &str,
-    text: Option<String>,
-    ok: impl Fn(&T) -> bool,
-) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.parse()
-        .ok()
-        .filter(|v| ok(v))
-        .ok_or_else(|| format!("{flag}: {text:?} is out of range (see --help)"))
-}
-
 fn parse_options() -> Result<Options, String> {
     let mut options = Options::default();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--playouts" => {
-                options.playouts = value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
+                options.playouts =
+                    cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
             }
             "--seconds" => {
-                options.seconds = Some(value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 1e6)?);
+                options.seconds = Some(cli::value(&flag, args.next(), |&s: &f64| {
+                    s > 0.0 && s <= 1e6
+                })?);
             }
-            "--threads" => options.threads = value(&flag, args.next(), |&t| (1..=64).contains(&t))?,
-            "--seed" => options.seed = value(&flag, args.next(), |_| true)?,
+            "--threads" => {
+                options.threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?;
+            }
+            "--seed" => options.seed = cli::value(&flag, args.next(), |_| true)?,
             "--resign" => {
-                options.resign = value(&flag, args.next(), |&r: &f64| (0.0..1.0).contains(&r))?;
+                options.resign =
+                    cli::value(&flag, args.next(), |&r: &f64| (0.0..1.0).contains(&r))?;
             }
             "--c-puct" => {
-                options.c_puct = value(&flag, args.next(), |&c: &f64| (0.0..=100.0).contains(&c))?;
+                options.c_puct =
+                    cli::value(&flag, args.next(), |&c: &f64| (0.0..=100.0).contains(&c))?;
             }
             "--evaluator" => {
                 options.evaluator = match args.next().as_deref() {
@@ -76,17 +69,11 @@ fn parse_options() -> Result<Options, String> {
 }
 
 fn main() -> ExitCode {
-    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let options = match parse_options() {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("go_engine: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
+    cli::main("go_engine", USAGE, run)
+}
+
+fn run() -> Result<(), String> {
+    let options = parse_options()?;
     let mut engine = Engine::new(options);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
@@ -95,12 +82,9 @@ fn main() -> ExitCode {
     loop {
         bytes.clear();
         match input.read_until(b'\n', &mut bytes) {
-            Ok(0) => return ExitCode::SUCCESS,
+            Ok(0) => return Ok(()),
             Ok(_) => {}
-            Err(e) => {
-                eprintln!("go_engine: cannot read stdin: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return Err(format!("cannot read stdin: {e}")),
         }
         // Bytes that are not UTF-8 become replacement characters: a `?` reply, not a stop.
         let line = String::from_utf8_lossy(&bytes);
@@ -112,7 +96,7 @@ fn main() -> ExitCode {
             .write_all(response.format(command.id).as_bytes())
             .and_then(|()| stdout.flush());
         if written.is_err() || quit {
-            return ExitCode::SUCCESS;
+            return Ok(());
         }
     }
 }

@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use tools::cli;
 use tools::matches::{play_game, wilson, Client, Ending, Referee, Rules};
 
 const USAGE: &str = "\
@@ -56,26 +57,12 @@ fn parse() -> Result<Options, String> {
             "--b" => b = Some(value()?),
             "--referee" => referee = Some(value()?),
             "--sgf" => sgf = PathBuf::from(value()?),
-            "--games" => {
-                games = value()?
-                    .parse()
-                    .ok()
-                    .filter(|g| (1..=10_000).contains(g))
-                    .ok_or("--games must be in 1..=10000")?;
-            }
-            "--size" => {
-                size = value()?
-                    .parse()
-                    .ok()
-                    .filter(|s| (2..=19).contains(s))
-                    .ok_or("--size must be in 2..=19")?;
-            }
+            "--games" => games = cli::value(&flag, Some(value()?), |g| (1..=10_000).contains(g))?,
+            "--size" => size = cli::value(&flag, Some(value()?), |s| (2..=19).contains(s))?,
             "--komi" => {
-                komi = value()?
-                    .parse()
-                    .ok()
-                    .filter(|k: &f64| k.is_finite() && k.abs() <= 1000.0)
-                    .ok_or("--komi must be a number")?;
+                komi = cli::value(&flag, Some(value()?), |k: &f64| {
+                    k.is_finite() && k.abs() <= 1000.0
+                })?;
             }
             "--max-moves" => {
                 max_moves = Some(
@@ -119,17 +106,7 @@ fn parse() -> Result<Options, String> {
 }
 
 fn main() -> ExitCode {
-    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("gtp_match: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    cli::main("gtp_match", USAGE, run)
 }
 
 fn run() -> Result<(), String> {

@@ -86,26 +86,13 @@ visited moves with their visits, prior P and Q (for the side choosing the move).
 ";
 
 fn main() -> ExitCode {
-    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(report) => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("mini_alphago: cannot write stdout: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
-        Err(message) => {
-            eprintln!("mini_alphago: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    tools::cli::main("mini_alphago", USAGE, || {
+        let report = run()?;
+        let mut out = std::io::stdout().lock();
+        out.write_all(report.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write stdout: {e}"))
+    })
 }
 
 fn value<T: std::str::FromStr>(flag: &str, text: Option<String>) -> Result<T, String> {

@@ -49,17 +49,7 @@ A solve stopped by a limit prints `bounds for <side>: [lower, upper]` instead.
 ";
 
 fn main() -> ExitCode {
-    if std::env::args().skip(1).any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("othello_solve: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    tools::cli::main("othello_solve", USAGE, run)
 }
 
 fn parse(bytes: &[u8]) -> Result<Board, String> {
