@@ -492,7 +492,15 @@ impl Engine {
 
     /// Seconds for the next move: the option's cap, and what the clock allows.
     fn budget(&self) -> Option<f64> {
-        let from_clock = self.clock.left.map(|(left, stones)| {
+        // Before the first time_left the clock is full: the main time, or a byo-yomi
+        // period when there is no main time (GTP: both 0 means no limit).
+        let clock = self.clock;
+        let full = if clock.main > 0.0 {
+            Some((clock.main, 0))
+        } else {
+            (clock.byo_yomi > 0.0 && clock.stones > 0).then_some((clock.byo_yomi, clock.stones))
+        };
+        let from_clock = clock.left.or(full).map(|(left, stones)| {
             let empties = self.position.board().empty_count() as f64;
             if stones > 0 {
                 // Byo-yomi: the period's time over its stones, with a margin.

@@ -222,3 +222,22 @@ fn the_match_runner_plays_scores_and_records() {
     assert!(text.contains("game 1: B the engine is gone"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_clock_bounds_a_move() {
+    // Ten million playouts would take minutes; two minutes of main time on a 9x9 board
+    // leave a few seconds for the first move, and time_left then takes over.
+    let start = std::time::Instant::now();
+    let replies = engine(
+        &["--playouts", "10000000"],
+        "boardsize 9\nclear_board\ntime_settings 120 0 0\ngenmove b\ntime_left w 10 0\ngenmove w\n",
+    );
+    assert!(
+        replies[3].starts_with("= ") && replies[5].starts_with("= "),
+        "{replies:?}"
+    );
+    assert!(
+        start.elapsed().as_secs() < 30,
+        "the clock did not bound the search"
+    );
+}
