@@ -6,6 +6,9 @@
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+#[path = "common/ffo.rs"]
+mod ffo;
+
 use games::endgame::{Limit, Solver};
 use games::othello::Board;
 use games::rng::Rng;
@@ -158,4 +161,42 @@ fn a_node_with_34_moves_is_searched() {
     // Far too deep to finish: it must stop with honest bounds, not panic.
     let bounds = Solver::new(16).solve_within(&board, limit).unwrap_err();
     assert!(-64 <= bounds.lower && bounds.lower <= bounds.upper && bounds.upper <= 64);
+}
+
+#[test]
+fn ffo_40_to_44_are_solved_to_their_published_scores() {
+    // The fast five of the FFO test set (20 to 22 empties); the benchmark solves all twenty.
+    let positions: Vec<ffo::Ffo> = ffo::load().into_iter().take(5).collect();
+    assert_eq!(positions.len(), 5);
+    let workers: Vec<_> = positions
+        .into_iter()
+        .map(|p| {
+            std::thread::spawn(move || {
+                let solution = Solver::new(20).solve(&p.board);
+                assert_eq!(solution.score, p.score(), "FFO #{}", p.number);
+                // The line starts with a move of the best score and replays to it.
+                let Some(games::othello::Move::Play(first)) = solution.pv.first().copied() else {
+                    panic!(
+                        "FFO #{}: the line does not start with a placement",
+                        p.number
+                    );
+                };
+                let best: Vec<_> = p
+                    .moves
+                    .iter()
+                    .filter(|m| m.1 == p.score())
+                    .map(|m| m.0)
+                    .collect();
+                assert!(
+                    best.contains(&first),
+                    "FFO #{}: {first} is not among {best:?}",
+                    p.number
+                );
+                replay(&p.board, &solution.pv, solution.score);
+                p.number
+            })
+        })
+        .collect();
+    let solved: Vec<usize> = workers.into_iter().map(|w| w.join().unwrap()).collect();
+    assert_eq!(solved, [40, 41, 42, 43, 44]);
 }
