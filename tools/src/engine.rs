@@ -44,6 +44,9 @@ pub enum EvaluatorKind {
     Playouts,
     /// Seed 004's network (7×7 only): its policy as priors, its value head as the value.
     SeedNetwork,
+    /// Priors from tactics (captures, escapes from atari, no self-atari) and one light
+    /// playout per leaf.
+    Heuristic,
 }
 
 /// Search and play settings, from the command line.
@@ -163,6 +166,84 @@ impl Evaluator<Careful> for NetworkOnCareful {
     }
 }
 
+/// Priors from the tactics around each point, and a light playout for the value: a move
+/// that captures weighs 4 plus the stones it takes, one that saves an own chain in atari 3,
+/// one that puts its own chain in atari 0.1, the pass 0.1, every other move 1.
+struct Tactics(Playouts<Careful>);
+
+impl Evaluator<Careful> for Tactics {
+    fn evaluate(&mut self, game: &Careful, moves: &[Move], priors: &mut Vec<f64>) -> f64 {
+        let board = game.position.board();
+        let me = game.position.side_to_move();
+        let (rows, cols) = (board.rows(), board.cols());
+        // Each point's chain (index into `chains`), once per expansion.
+        let chains = board.chains();
+        let mut chain_at = vec![usize::MAX; rows * cols];
+        for (i, chain) in chains.iter().enumerate() {
+            for &s in &chain.stones {
+                let (r, c) = board.coords(s);
+                chain_at[r * cols + c] = i;
+            }
+        }
+        priors.clear();
+        for &mv in moves {
+            let Move::Play(p) = mv else {
+                priors.push(0.1);
+                continue;
+            };
+            let (r, c) = board.coords(p);
+            let around = [
+                (r.wrapping_sub(1), c),
+                (r + 1, c),
+                (r, c.wrapping_sub(1)),
+                (r, c + 1),
+            ];
+            let (mut captures, mut saves, mut liberties) = (0, false, 0);
+            let mut seen = [usize::MAX; 4];
+            for (k, &(nr, nc)) in around.iter().enumerate() {
+                let Some(q) = board.point(nr, nc) else {
+                    continue;
+                };
+                match board.at(q) {
+                    None => liberties += 1,
+                    Some(_) => {
+                        let i = chain_at[nr * cols + nc];
+                        if seen.contains(&i) {
+                            continue;
+                        }
+                        seen[k] = i;
+                        let chain = &chains[i];
+                        let libs = chain.liberties.len();
+                        if chain.color == me {
+                            saves |= libs == 1;
+                            liberties += libs - 1;
+                        } else if libs == 1 {
+                            captures += chain.stones.len();
+                            liberties += 1;
+                        }
+                    }
+                }
+            }
+            let weight = if captures > 0 {
+                4.0 + captures as f64
+            } else if saves && liberties >= 2 {
+                3.0
+            } else if liberties <= 1 {
+                0.1
+            } else {
+                1.0
+            };
+            priors.push(weight);
+        }
+        let total: f64 = priors.iter().sum();
+        for p in priors.iter_mut() {
+            *p /= total;
+        }
+        let mut uniform = Vec::new();
+        self.0.evaluate(game, moves, &mut uniform)
+    }
+}
+
 /// What a search found: the move, its estimated win rate for the mover, the playouts run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {
@@ -200,6 +281,10 @@ pub fn search(
             }
             EvaluatorKind::SeedNetwork => {
                 let mut evaluator = NetworkOnCareful(Network::seed());
+                grow(&root, settings, share, deadline, &mut evaluator)
+            }
+            EvaluatorKind::Heuristic => {
+                let mut evaluator = Tactics(Playouts::with_rollout(seed, careful_rollout));
                 grow(&root, settings, share, deadline, &mut evaluator)
             }
         }

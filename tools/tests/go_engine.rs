@@ -241,3 +241,15 @@ fn the_clock_bounds_a_move() {
         "the clock did not bound the search"
     );
 }
+
+#[test]
+fn the_tactics_evaluator_takes_a_stone_in_atari() {
+    // White C3 has one liberty left, C4: the capture is the move.
+    let script = "boardsize 5\nclear_board\nplay b B3\nplay w C3\nplay b D3\nplay w A5\nplay b C2\nplay w E5\ngenmove b\n";
+    // At 30 playouts the uniform priors of `--evaluator playout` choose D5 here.
+    let replies = engine(
+        &["--evaluator", "tactics", "--playouts", "30", "--seed", "3"],
+        script,
+    );
+    assert_eq!(replies.last().unwrap(), "= C4", "{replies:?}");
+}

@@ -19,7 +19,8 @@ usage: go_engine [options]
   --seed N            random seed (default 1): one thread and one seed repeat their games
   --resign R          resign below this estimated win rate (0..1, default 0.05; 0 never)
   --c-puct C          the exploration constant (default 3)
-  --evaluator E       playout (default) or net: seed 004's network, 7x7 boards only
+  --evaluator E       playout (default); tactics: priors from captures, escapes and
+                      self-atari; net: seed 004's network, 7x7 boards only
   -h, --help          this text
 
 Sabaki: Engines > Manage Engines > Add, path /path/to/go_engine, arguments --seconds 2.
@@ -59,7 +60,12 @@ fn parse_options() -> Result<Options, String> {
                 options.evaluator = match args.next().as_deref() {
                     Some("playout") => EvaluatorKind::Playouts,
                     Some("net") => EvaluatorKind::SeedNetwork,
-                    other => return Err(format!("--evaluator is playout or net, not {other:?}")),
+                    Some("tactics") => EvaluatorKind::Heuristic,
+                    other => {
+                        return Err(format!(
+                            "--evaluator is playout, tactics or net, not {other:?}"
+                        ))
+                    }
                 }
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
