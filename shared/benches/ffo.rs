@@ -17,8 +17,6 @@
 mod ffo;
 
 use games::endgame::Solver;
-use games::othello::Move;
-use games::search::Game;
 use std::time::Instant;
 
 fn main() {
@@ -50,24 +48,8 @@ fn main() {
         let clock = Instant::now();
         let solution = solver.solve(&p.board);
         let time = clock.elapsed().as_secs_f64();
-        let best: Vec<_> = p
-            .moves
-            .iter()
-            .filter(|m| m.1 == p.score())
-            .map(|m| m.0)
-            .collect();
-        let first_ok = matches!(solution.pv.first(), Some(Move::Play(sq)) if best.contains(sq));
-        let mut end = p.board;
-        let replays = solution.pv.iter().all(|&mv| match end.after(mv) {
-            Some(next) => {
-                end = next;
-                true
-            }
-            None => false,
-        });
-        let sign = if end.side() == p.board.side() { 1 } else { -1 };
-        let line_ok = replays && end.score().map(|s| sign * s) == Some(solution.score);
-        let ok = solution.score == p.score() && first_ok && line_ok;
+        let verdict = p.check(&solution);
+        let ok = verdict.is_ok();
         failed += usize::from(!ok);
         nodes += solution.nodes;
         seconds += time;
@@ -79,10 +61,9 @@ fn main() {
             solution.nodes,
             time,
             solution.nodes as f64 / time.max(1e-9) / 1e6,
-            if ok {
-                "ok".to_string()
-            } else {
-                format!("WRONG (published {:+})", p.score())
+            match verdict {
+                Ok(()) => "ok".to_string(),
+                Err(why) => format!("WRONG: {}", why.lines().next().unwrap_or_default()),
             }
         );
     }

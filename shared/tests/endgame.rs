@@ -18,21 +18,8 @@ use games::Color;
 /// Replays `solution.pv` from `start`: the game must end, with `score` for the side that
 /// was to move at the start.
 fn replay(start: &Board, pv: &[games::othello::Move], score: i32) {
-    let mut board = *start;
-    for &mv in pv {
-        board = board
-            .after(mv)
-            .unwrap_or_else(|| panic!("{mv:?} is illegal in\n{board:?}"));
-    }
-    let end = board
-        .score()
-        .unwrap_or_else(|| panic!("the line stops before the end:\n{board:?}"));
-    let same_side = board.side() == start.side();
-    assert_eq!(
-        if same_side { end } else { -end },
-        score,
-        "the line ends on another score"
-    );
+    let end = ffo::line_score(start, pv).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(end, score, "the line ends on another score");
 }
 
 #[test]
@@ -173,26 +160,10 @@ fn ffo_40_to_44_are_solved_to_their_published_scores() {
         .map(|p| {
             std::thread::spawn(move || {
                 let solution = Solver::new(20).solve(&p.board);
-                assert_eq!(solution.score, p.score(), "FFO #{}", p.number);
-                // The line starts with a move of the best score and replays to it.
-                let Some(games::othello::Move::Play(first)) = solution.pv.first().copied() else {
-                    panic!(
-                        "FFO #{}: the line does not start with a placement",
-                        p.number
-                    );
-                };
-                let best: Vec<_> = p
-                    .moves
-                    .iter()
-                    .filter(|m| m.1 == p.score())
-                    .map(|m| m.0)
-                    .collect();
-                assert!(
-                    best.contains(&first),
-                    "FFO #{}: {first} is not among {best:?}",
-                    p.number
-                );
-                replay(&p.board, &solution.pv, solution.score);
+                // The published score, a line that starts with a best move and replays to it.
+                if let Err(why) = p.check(&solution) {
+                    panic!("FFO #{}: {why}", p.number);
+                }
                 p.number
             })
         })

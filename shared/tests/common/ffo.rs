@@ -1,6 +1,7 @@
 //! The FFO endgame test positions #40–#59 (`tests/data/othello/ffo-40-59.obf`, copied from
 //! the project's reference data, which has them in Edax's format with the exact score of
-//! every move), shared by the endgame test and the FFO benchmark.
+//! every move), shared by the endgame test and the FFO benchmark, with the check of a
+//! solution and the replay of a line that both use.
 //!
 //! A line: 64 characters `X` (Black), `O` (White), `-` row by row from a1 (the top-left
 //! corner, row 1), a space, the side to move `X` or `O`, then `move:score;` pairs, best
@@ -9,7 +10,9 @@
 // The test and the bench each use a part of this module.
 #![allow(dead_code)]
 
-use games::othello::{Bitboard, Board, Square};
+use games::endgame::Solution;
+use games::othello::{Bitboard, Board, Move, Square};
+use games::search::Game;
 use games::Color;
 
 /// One FFO position and the exact scores of its moves.
@@ -27,6 +30,66 @@ impl Ffo {
     pub fn score(&self) -> i32 {
         self.moves[0].1
     }
+
+    /// Whether `solution` is right: the published score, a line that starts with one of the
+    /// moves of that score, and a line that replays to it.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong.
+    pub fn check(&self, solution: &Solution) -> Result<(), String> {
+        if solution.score != self.score() {
+            return Err(format!(
+                "score {:+}, published {:+}",
+                solution.score,
+                self.score()
+            ));
+        }
+        let best: Vec<Square> = self
+            .moves
+            .iter()
+            .filter(|m| m.1 == self.score())
+            .map(|m| m.0)
+            .collect();
+        match solution.pv.first() {
+            Some(Move::Play(first)) if best.contains(first) => {}
+            other => {
+                return Err(format!(
+                    "the line starts with {other:?}, not one of {best:?}"
+                ))
+            }
+        }
+        match line_score(&self.board, &solution.pv)? {
+            end if end == solution.score => Ok(()),
+            end => Err(format!(
+                "the line ends on {end:+}, not {:+}",
+                solution.score
+            )),
+        }
+    }
+}
+
+/// Replays `pv` from `start` to the end of the game: the final score for the side that was
+/// to move at the start.
+///
+/// # Errors
+///
+/// An illegal move of the line, or a line that stops before the end of the game.
+pub fn line_score(start: &Board, pv: &[Move]) -> Result<i32, String> {
+    let mut board = *start;
+    for &mv in pv {
+        board = board
+            .after(mv)
+            .ok_or_else(|| format!("{mv:?} is illegal in\n{board:?}"))?;
+    }
+    let end = board
+        .score()
+        .ok_or_else(|| format!("the line stops before the end:\n{board:?}"))?;
+    Ok(if board.side() == start.side() {
+        end
+    } else {
+        -end
+    })
 }
 
 /// All twenty positions, #40 first.
