@@ -4,7 +4,7 @@
 use crate::gtp::{self, Command, Response};
 use games::alphago::{Network, SIDE};
 use games::go::playout::{light_rollout, playout};
-use games::go::{Board, KoRule, Move, Position};
+use games::go::{Board, KoRule, Move, Point, Position};
 use games::mcts::{Evaluator, Playouts, Settings, Tree};
 use games::rng::Rng;
 use games::search::Game;
@@ -676,19 +676,27 @@ impl Engine {
     fn final_score(&self) -> String {
         let gone = self.dead();
         let board = self.position.board();
-        let stones = board.points().filter_map(|p| {
-            let colour = board.at(p)?;
-            let (r, c) = board.coords(p);
-            (!gone.contains(&(r, c))).then_some((r, c, colour))
-        });
-        let margin = match Board::with_stones(board.rows(), board.cols(), stones) {
-            Ok(cleaned) => {
-                let (b, w) = cleaned.area_score();
-                b as f64 - w as f64 - self.komi
-            }
-            Err(_) => self.position.margin(),
-        };
+        let margin = margin_without(&self.position, |p| gone.contains(&board.coords(p)));
         score_text(margin)
+    }
+}
+
+/// Black's area margin (komi included) once the stones on the points where `dead` holds are
+/// taken off the board.
+pub fn margin_without(position: &Position, dead: impl Fn(Point) -> bool) -> f64 {
+    let board = position.board();
+    let stones = board.points().filter_map(|p| {
+        let colour = board.at(p)?;
+        let (r, c) = board.coords(p);
+        (!dead(p)).then_some((r, c, colour))
+    });
+    match Board::with_stones(board.rows(), board.cols(), stones) {
+        Ok(cleaned) => {
+            let (b, w) = cleaned.area_score();
+            b as f64 - w as f64 - position.komi()
+        }
+        // Removing stones leaves every other chain a liberty more, never fewer.
+        Err(_) => position.margin(),
     }
 }
 

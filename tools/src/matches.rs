@@ -348,18 +348,7 @@ fn score(
                 (Some(a), Some(b)) if a == b => a,
                 _ => Vec::new(),
             };
-            let stones = board.points().filter_map(|p| {
-                let colour = board.at(p)?;
-                let (r, c) = board.coords(p);
-                (!agreed.contains(&gtp::vertex(p, board))).then_some((r, c, colour))
-            });
-            match Board::with_stones(board.rows(), board.cols(), stones) {
-                Ok(cleaned) => {
-                    let (b, w) = cleaned.area_score();
-                    b as f64 - w as f64 - record.komi
-                }
-                Err(_) => position.margin(),
-            }
+            crate::engine::margin_without(position, |p| agreed.contains(&gtp::vertex(p, board)))
         }
     }
 }
