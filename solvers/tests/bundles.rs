@@ -117,9 +117,19 @@ fn check_one(
 
     let dir = scratch(problem);
     std::fs::write(dir.join("main.rs"), &bundle.source).unwrap();
-    rustc(&dir, &["--edition", "2021", "-O", "-o", "main", "main.rs"]).unwrap_or_else(|e| {
-        panic!("{problem}: the bundle does not build with rustc {TOOLCHAIN}:\n{e}")
-    });
+    let warnings = rustc(&dir, &["--edition", "2021", "-O", "-o", "main", "main.rs"])
+        .unwrap_or_else(|e| {
+            panic!("{problem}: the bundle does not build with rustc {TOOLCHAIN}:\n{e}")
+        });
+    // The inlined crate carries no `allow(dead_code)`: a warning is an item pruning left.
+    assert!(
+        warnings.trim().is_empty(),
+        "{problem}: rustc {TOOLCHAIN} warns on the bundle:\n{warnings}"
+    );
+    assert!(
+        !bundle.source.contains("allow("),
+        "{problem}: the bundle silences a lint"
+    );
 
     let mut cases = 0;
     for case in testkit::cases(problem) {

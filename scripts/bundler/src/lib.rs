@@ -5,10 +5,12 @@
 //!
 //! - the solver's own items, with its `games::…` and `proconio::…` paths rewritten to the
 //!   inlined modules (`crate::games::…`);
-//! - `pub mod games { … }`: only the modules of the shared crate that the solver reaches,
-//!   following `games::` paths from the solver and `crate::` paths between modules
-//!   (`super::` stays inside a module and needs nothing);
-//! - `pub mod proconio { … }` when the solver uses proconio, read from the package source
+//! - `mod games { … }`, private: only the modules of the shared crate that the solver
+//!   reaches, following `games::` paths from the solver and `crate::` paths between modules
+//!   (`super::` stays inside a module and needs nothing), and in them only the items it
+//!   reaches (`prune`): the file compiles with no dead-code warning and no `allow`;
+//! - `pub mod proconio { … }` when the solver uses proconio, whole (its unused items
+//!   allowed), read from the package source
 //!   Cargo resolved (`cargo metadata --offline`), with `crate::` and `$crate::` rewritten so
 //!   that `input!` and its markers work from inside the module (its `#[macro_export]` macros
 //!   stay at the crate root, where judges' code expects them);
@@ -24,6 +26,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
+
+mod prune;
 
 /// A library crate that can be inlined.
 #[derive(Clone, Debug)]
@@ -63,6 +67,8 @@ pub struct Bundle {
     pub source: String,
     /// The inlined crates, as `name version (licence)`.
     pub inlined: Vec<String>,
+    /// The size of the file with the reached modules inlined whole (before item pruning).
+    pub unpruned: usize,
 }
 
 /// Why a solver cannot be bundled.
@@ -230,6 +236,7 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
     }
 
     let mut modules = Vec::new();
+    let mut whole_modules = Vec::new();
     let mut inlined = Vec::new();
     if crates.contains(&"games".to_string()) {
         let reached: BTreeSet<Vec<String>> = paths
@@ -238,7 +245,9 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
             .filter(|p| p.len() > 1 && p[0] == "games")
             .map(|p| p[1..].to_vec())
             .collect();
-        modules.push(inline_games(&ws.games, &reached)?);
+        let (pruned, whole) = inline_games(&ws.games, &reached, &file)?;
+        modules.push(pruned);
+        whole_modules.push(whole);
         inlined.push(describe(&ws.games, "this workspace"));
     }
     let mut macros = BTreeSet::new();
@@ -251,6 +260,7 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
         })?;
         let (module, exported) = inline_proconio(krate)?;
         macros = exported;
+        whole_modules.push(module.clone());
         modules.push(module);
         inlined.push(describe(krate, &krate.authors.join(", ")));
     }
@@ -258,6 +268,8 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
     let mut rewrite = SolverPaths { macros: &macros };
     rewrite.visit_file_mut(&mut file);
     file.items.retain(|item| !is_empty_use(item));
+    let mut whole = file.clone();
+    whole.items.extend(whole_modules);
     file.items.extend(modules);
 
     let from = solver.strip_prefix(&ws.root).unwrap_or(solver);
@@ -268,10 +280,12 @@ pub fn bundle(ws: &Workspace, solver: &Path) -> Result<Bundle, Error> {
         from.display(),
         inlined.join("; ")
     );
+    let unpruned = header.len() + tabs(prettyplease::unparse(&whole)).len();
     Ok(Bundle {
         problem,
         source: header + &tabs(prettyplease::unparse(&file)),
         inlined,
+        unpruned,
     })
 }
 
@@ -450,7 +464,11 @@ struct Module {
 ///   `search/tictactoe.rs`, which makes a game searchable) is kept when its parent and every
 ///   module it names are kept: its impls are then needed, and nothing names them;
 /// - a kept module's declarations of children that are not kept are dropped.
-fn inline_games(krate: &Crate, roots: &BTreeSet<Vec<String>>) -> Result<syn::Item, Error> {
+fn inline_games(
+    krate: &Crate,
+    roots: &BTreeSet<Vec<String>>,
+    solver: &syn::File,
+) -> Result<(syn::Item, syn::Item), Error> {
     let mut lib = read(&krate.lib)?;
     strip(&mut lib.items);
     let dir = krate.lib.parent().unwrap_or(Path::new("."));
@@ -548,13 +566,22 @@ fn inline_games(krate: &Crate, roots: &BTreeSet<Vec<String>>) -> Result<syn::Ite
             other => items.push(other),
         }
     }
-    let mut module = wrap("games", items);
-    CratePaths {
-        name: "games",
-        macros: None,
-    }
-    .visit_item_mut(&mut module);
-    Ok(module)
+    let whole = items.clone();
+    prune::prune(&mut items, solver);
+    let inline = |items: Vec<syn::Item>| {
+        let mut module: syn::ItemMod = syn::parse_quote!(
+            mod games {}
+        );
+        module.content = Some((Default::default(), items));
+        let mut module = syn::Item::Mod(module);
+        CratePaths {
+            name: "games",
+            macros: None,
+        }
+        .visit_item_mut(&mut module);
+        module
+    };
+    Ok((inline(items), inline(whole)))
 }
 
 /// The names of the `mod x;` declarations (file modules) among `items`.

@@ -58,7 +58,7 @@ fn run() -> Result<ExitCode, String> {
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut over = false;
     if all {
-        println!("{:<12} {:>9}  file", "problem", "bytes");
+        println!("{:<12} {:>9} {:>9}  file", "problem", "whole", "pruned");
     }
     for problem in &problems {
         let solver = bins.join(format!("{problem}.rs"));
@@ -71,10 +71,17 @@ fn run() -> Result<ExitCode, String> {
         let size = bundle.source.len();
         over |= size > LIMIT;
         let note = if size > LIMIT { "  OVER 64 KiB" } else { "" };
+        let whole = bundle.unpruned;
         if all {
-            println!("{problem:<12} {size:>9}  {}{note}", path.display());
+            println!(
+                "{problem:<12} {whole:>9} {size:>9}  {}{note}",
+                path.display()
+            );
         } else {
-            println!("{} ({size} bytes){note}", path.display());
+            println!(
+                "{} ({size} bytes; {whole} with the reached modules whole){note}",
+                path.display()
+            );
         }
     }
     Ok(if over {

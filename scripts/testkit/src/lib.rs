@@ -218,22 +218,24 @@ pub fn old_rustc(test: &str) -> bool {
     true
 }
 
-/// Runs `rustc` [`OLD_RUSTC`] with `args` in `dir`; `Err` holds its messages.
+/// Runs `rustc` [`OLD_RUSTC`] with `args` in `dir`: `Ok` holds its warnings (empty when
+/// there are none), `Err` its messages.
 ///
 /// # Panics
 ///
 /// If rustup cannot be started.
-pub fn old_rustc_build(dir: &Path, args: &[&str]) -> Result<(), String> {
+pub fn old_rustc_build(dir: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("rustup")
         .args(["run", OLD_RUSTC, "rustc"])
         .args(args)
         .current_dir(dir)
         .output()
         .expect("rustup runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if out.status.success() {
-        Ok(())
+        Ok(stderr)
     } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        Err(stderr)
     }
 }
 
