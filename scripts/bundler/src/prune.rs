@@ -1634,11 +1634,13 @@ impl Index {
     fn parsed_into(&self, ty: usize, state: &Reach) -> bool {
         state.parses.iter().any(|(at, parse)| match parse {
             Parse::Any => true,
-            Parse::Type(t) => {
-                let def = &self.defs[*at];
-                matches!(self.eval_type(&def.module, self.this_of(*at), t, 0), Val::Crate(d) if d == ty)
-                    || matches!(self.eval_type(&def.module, self.this_of(*at), t, 0), Val::Unknown)
-            }
+            // A type not worked out (an impl's generic parameter) may be this one.
+            Parse::Type(t) => match self.eval_type(&self.defs[*at].module, self.this_of(*at), t, 0)
+            {
+                Val::Crate(d) => d == ty,
+                Val::Unknown => true,
+                Val::Std(..) => false,
+            },
             Parse::Generic(bounds) => bounds.iter().all(|b| self.implements(ty, b)),
         })
     }
