@@ -8,4 +8,5 @@ pub mod cli;
 pub mod engine;
 pub mod gtp;
 pub mod matches;
+pub mod rave;
 pub mod sgf;

@@ -117,11 +117,20 @@ fn ko_and_undo() {
 
 #[test]
 fn genmove_plays_a_legal_move_deterministically() {
+    for search in ["playout", "rave"] {
+        genmove_is_legal_and_repeats(search);
+    }
+}
+
+fn genmove_is_legal_and_repeats(search: &str) {
     let script = "boardsize 7\nclear_board\nkomi 9\ngenmove b\ngenmove w\ngenmove b\nreg_genmove w\nfinal_score\nfinal_status_list dead\n";
-    let args = ["--playouts", "300", "--seed", "5"];
+    let args = ["--playouts", "300", "--seed", "5", "--evaluator", search];
     let first = engine(&args, script);
     let second = engine(&args, script);
-    assert_eq!(first, second, "one thread and one seed repeat themselves");
+    assert_eq!(
+        first, second,
+        "{search}: one thread and one seed repeat themselves"
+    );
     for vertex in &first[3..6] {
         let v = vertex.trim_start_matches("= ");
         assert!(
@@ -243,13 +252,15 @@ fn the_clock_bounds_a_move() {
 }
 
 #[test]
-fn the_tactics_evaluator_takes_a_stone_in_atari() {
+fn tactical_priors_take_a_stone_in_atari() {
     // White C3 has one liberty left, C4: the capture is the move.
     let script = "boardsize 5\nclear_board\nplay b B3\nplay w C3\nplay b D3\nplay w A5\nplay b C2\nplay w E5\ngenmove b\n";
     // At 30 playouts the uniform priors of `--evaluator playout` choose D5 here.
-    let replies = engine(
-        &["--evaluator", "tactics", "--playouts", "30", "--seed", "3"],
-        script,
-    );
-    assert_eq!(replies.last().unwrap(), "= C4", "{replies:?}");
+    for search in ["tactics", "rave"] {
+        let replies = engine(
+            &["--evaluator", search, "--playouts", "30", "--seed", "3"],
+            script,
+        );
+        assert_eq!(replies.last().unwrap(), "= C4", "{search}: {replies:?}");
+    }
 }

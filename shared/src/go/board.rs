@@ -137,6 +137,14 @@ const fn build_zobrist() -> [[u64; 2]; MAX_CELLS] {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point(pub(super) u16);
 
+impl Point {
+    /// Its index in the board's padded array: below the largest index of
+    /// [`Board::points`] plus one, so a table per point can be a slice.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A move: a stone on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {

@@ -90,19 +90,49 @@ fn random_move<const HASH: bool>(board: &mut Board, color: Color, rng: &mut Rng)
 /// Plays random moves ([`play_random`]) for both sides in turn, `color` first,
 /// until two passes in a row or `max_moves` moves (passes included); returns the number of
 /// moves played.
-pub fn playout(board: &mut Board, mut color: Color, rng: &mut Rng, max_moves: usize) -> usize {
+pub fn playout(board: &mut Board, color: Color, rng: &mut Rng, max_moves: usize) -> usize {
+    run::<false>(board, color, rng, max_moves, &mut Vec::new())
+}
+
+/// [`playout`], also listing the stones played, in order, in `played` (cleared first): for
+/// all-moves-as-first (AMAF, RAVE) statistics.
+pub fn playout_recorded(
+    board: &mut Board,
+    color: Color,
+    rng: &mut Rng,
+    max_moves: usize,
+    played: &mut Vec<(Color, Point)>,
+) -> usize {
+    played.clear();
+    run::<true>(board, color, rng, max_moves, played)
+}
+
+#[inline(always)]
+fn run<const RECORD: bool>(
+    board: &mut Board,
+    mut color: Color,
+    rng: &mut Rng,
+    max_moves: usize,
+    record: &mut Vec<(Color, Point)>,
+) -> usize {
     // No Zobrist upkeep move by move: the hashes are rebuilt once at the end.
     let mut passes = 0;
     let mut played = 0;
     while played < max_moves {
         played += 1;
-        if random_move::<false>(board, color, rng) == Move::Pass {
-            passes += 1;
-            if passes == 2 {
-                break;
+        match random_move::<false>(board, color, rng) {
+            Move::Pass => {
+                passes += 1;
+                if passes == 2 {
+                    break;
+                }
             }
-        } else {
-            passes = 0;
+            Move::Play(p) => {
+                passes = 0;
+                if RECORD {
+                    record.push((color, p));
+                }
+            }
         }
         color = color.opponent();
     }

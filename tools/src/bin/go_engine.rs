@@ -18,9 +18,11 @@ usage: go_engine [options]
   --threads T         root-parallel searches (1..=64, default 1)
   --seed N            random seed (default 1): one thread and one seed repeat their games
   --resign R          resign below this estimated win rate (0..1, default 0.05; 0 never)
-  --c-puct C          the exploration constant (default 3)
-  --evaluator E       playout (default); tactics: priors from captures, escapes and
-                      self-atari; net: seed 004's network, 7x7 boards only
+  --c-puct C          PUCT's exploration constant (default 3; not used by rave)
+  --evaluator E       rave (default): michi's search, RAVE with tactical prior visits and
+                      light playouts; PUCT (games::mcts) with playout: uniform priors,
+                      tactics: priors from captures, escapes and self-atari, or net: seed
+                      004's network, 7x7 boards only
   -h, --help          this text
 
 Sabaki: Engines > Manage Engines > Add, path /path/to/go_engine, arguments --seconds 2.
@@ -61,9 +63,10 @@ fn parse_options() -> Result<Options, String> {
                     Some("playout") => EvaluatorKind::Playouts,
                     Some("net") => EvaluatorKind::SeedNetwork,
                     Some("tactics") => EvaluatorKind::Heuristic,
+                    Some("rave") => EvaluatorKind::Rave,
                     other => {
                         return Err(format!(
-                            "--evaluator is playout, tactics or net, not {other:?}"
+                            "--evaluator is playout, tactics, net or rave, not {other:?}"
                         ))
                     }
                 }
