@@ -85,7 +85,7 @@ impl Default for Options {
             // scored 6/8, c = 6 5/8; at 3,000 playouts c = 1 scored 0/6, c = 4 3/6, c = 16 0/6.
             c_puct: 3.0,
             // Against GNU Go level 10 on 7x7 at 0.9 s per move (BENCHMARKS.md), PUCT with
-            // uniform priors scored 45% of 20 games, RAVE 95% of 20.
+            // uniform priors scored 45% of 20 games, RAVE 95% of 40.
             evaluator: EvaluatorKind::Rave,
         }
     }
