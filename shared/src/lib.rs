@@ -17,6 +17,8 @@
 //! - Search: [`search`] (the [`search::Game`] trait, its implementations for every game,
 //!   minimax, alpha-beta, alpha-beta with a table), [`mcts`] (PUCT over the trait, with the
 //!   network or playouts as evaluator) and [`endgame`] (exact Othello solving).
+//! - [`nn`]: policy/value networks for any square board (the seed's architecture
+//!   generalised), their weights file, and the network as an evaluator for [`mcts`].
 //!
 //! A judge bundle inlines only the files a solver reaches, so an Othello replay carries the
 //! Othello rules and the judge reader, and no search.
@@ -28,6 +30,7 @@ pub mod go;
 pub mod grid;
 pub mod judge;
 pub mod mcts;
+pub mod nn;
 pub mod othello;
 pub mod rng;
 pub mod search;

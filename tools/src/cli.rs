@@ -36,3 +36,16 @@ pub fn value<T: FromStr>(
         .filter(|v| ok(v))
         .ok_or_else(|| format!("{flag}: {text:?} is not an accepted value (see --help)"))
 }
+
+/// The network in the weights file at `path`, checked to be for `game` on a `size`×`size`
+/// board.
+///
+/// # Errors
+///
+/// One line naming the file and what is wrong with it (unreadable, not a weights file, cut
+/// short, corrupt, for another game or board).
+pub fn load_weights(path: &str, game: &str, size: usize) -> Result<games::nn::Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("weights {path}: {e}"))?;
+    games::nn::Net::from_bytes_for(&bytes, game, size, games::nn::PLANES)
+        .map_err(|e| format!("weights {path}: {e}"))
+}

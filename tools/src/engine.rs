@@ -7,6 +7,7 @@ use games::alphago::{Network, SIDE};
 use games::go::playout::{light_rollout, playout};
 use games::go::{Board, IllegalMove, KoRule, Move, Point, Position};
 use games::mcts::{Evaluator, Playouts, Settings, Tree};
+use games::nn::{Inference, Net};
 use games::rng::Rng;
 use games::search::Game;
 use games::Color;
@@ -48,6 +49,9 @@ pub enum EvaluatorKind {
     /// Priors from tactics (captures, escapes from atari, no self-atari) and one light
     /// playout per leaf.
     Heuristic,
+    /// A network trained by `az_train` (its board size only): PUCT with its policy as
+    /// priors and its value head as the value.
+    Trained,
     /// Not PUCT but michi's search: RAVE (all moves as first) and tactical priors as
     /// prior visits, one light playout per leaf ([`crate::rave`]).
     Rave,
@@ -186,6 +190,15 @@ impl Evaluator<Careful> for NetworkOnCareful {
     }
 }
 
+/// A trained network, reading a careful position as the Go position it is.
+struct TrainedOnCareful<'a>(Inference<'a>);
+
+impl Evaluator<Careful> for TrainedOnCareful<'_> {
+    fn evaluate(&mut self, game: &Careful, moves: &[Move], priors: &mut Vec<f64>) -> f64 {
+        self.0.evaluate(&game.position, moves, priors)
+    }
+}
+
 /// What playing on a point does nearby, for priors: the enemy stones it captures, whether
 /// it saves one of the mover's chains from atari, and the liberties the new stone's chain
 /// would have (counted roughly: its empty neighbours, the other liberties of the chains it
@@ -311,11 +324,16 @@ pub struct Choice {
 
 /// Searches `position` for its side to move: `threads` independent trees (seeds `seed`,
 /// `seed + 1`, ...) each run until its share of `playouts` or the deadline, and their root
-/// visits are added up.
+/// visits are added up. `net` is the network of [`EvaluatorKind::Trained`].
+///
+/// # Panics
+///
+/// With [`EvaluatorKind::Trained`] and no `net` or one for another board size.
 pub fn search(
     position: &Position,
     last: Option<Point>,
     options: &Options,
+    net: Option<&Net>,
     deadline: Option<Instant>,
     cleanup: bool,
 ) -> Choice {
@@ -336,6 +354,11 @@ pub fn search(
             }
             EvaluatorKind::SeedNetwork => {
                 let mut evaluator = NetworkOnCareful(Network::seed());
+                grow(&root, settings, share, deadline, &mut evaluator)
+            }
+            EvaluatorKind::Trained => {
+                let net = net.expect("the trained evaluator has a network");
+                let mut evaluator = TrainedOnCareful(Inference::new(net));
                 grow(&root, settings, share, deadline, &mut evaluator)
             }
             EvaluatorKind::Heuristic => {
@@ -463,6 +486,7 @@ pub fn ownership(position: &Position, playouts: u32, seed: u64) -> Vec<f64> {
 /// The engine: the game so far, the settings, the clock.
 pub struct Engine {
     options: Options,
+    net: Option<Net>,
     size: usize,
     komi: f64,
     moves: Vec<(Color, Move)>,
@@ -478,8 +502,15 @@ fn fresh(size: usize, komi: f64) -> Position {
 impl Engine {
     /// An engine with `options` on an empty 9×9 board, komi 7.5.
     pub fn new(options: Options) -> Engine {
+        Engine::with_network(options, None)
+    }
+
+    /// An engine whose [`EvaluatorKind::Trained`] evaluator uses `net` (on its board size;
+    /// on other sizes the engine searches with [`EvaluatorKind::Rave`]).
+    pub fn with_network(options: Options, net: Option<Net>) -> Engine {
         Engine {
             options,
+            net,
             size: 9,
             komi: 7.5,
             moves: Vec::new(),
@@ -680,14 +711,27 @@ impl Engine {
             .budget()
             .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.01)));
         let mut options = self.options;
-        if options.evaluator == EvaluatorKind::SeedNetwork && self.size != SIDE {
+        let net_size = self.net.as_ref().map(|n| n.shape().size);
+        let fits = match options.evaluator {
+            EvaluatorKind::SeedNetwork => self.size == SIDE,
+            EvaluatorKind::Trained => net_size == Some(self.size),
+            _ => true,
+        };
+        if !fits {
             options.evaluator = EvaluatorKind::Rave;
         }
         let last = self.moves.last().and_then(|&(_, mv)| match mv {
             Move::Play(p) => Some(p),
             Move::Pass => None,
         });
-        let choice = search(&position, last, &options, deadline, cleanup);
+        let choice = search(
+            &position,
+            last,
+            &options,
+            self.net.as_ref(),
+            deadline,
+            cleanup,
+        );
         let resign = options.resign > 0.0
             && choice.win_rate < options.resign
             && choice.playouts >= 200

@@ -3,10 +3,12 @@
 //! ([`matches`]). The rules, the search and the inference stay in the `games` crate.
 
 // A tool's command line writes its help text on stdout.
+pub mod alphazero;
 #[allow(clippy::print_stdout)]
 pub mod cli;
 pub mod engine;
 pub mod gtp;
 pub mod matches;
+pub mod position;
 pub mod rave;
 pub mod sgf;

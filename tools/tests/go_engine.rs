@@ -264,3 +264,48 @@ fn tactical_priors_take_a_stone_in_atari() {
         assert_eq!(replies.last().unwrap(), "= C4", "{search}: {replies:?}");
     }
 }
+
+#[test]
+fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start() {
+    let dir = testkit::scratch("go_engine_weights");
+    let shape = games::nn::Shape {
+        size: 7,
+        planes: games::nn::PLANES,
+        width: 8,
+        blocks: 1,
+        hidden: 8,
+    };
+    let net = games::nn::Net::random(shape, 3).unwrap();
+    let path = dir.join("go7.net");
+    std::fs::write(&path, net.to_bytes("go")).unwrap();
+    let p = path.to_str().unwrap();
+    let replies = engine(
+        &["--weights", p, "--playouts", "200"],
+        "boardsize 7\nclear_board\ngenmove b\ngenmove w\nboardsize 9\nclear_board\ngenmove b\n",
+    );
+    for (i, reply) in [2, 3, 6].into_iter().map(|i| (i, &replies[i])) {
+        let vertex = reply
+            .strip_prefix("= ")
+            .unwrap_or_else(|| panic!("{i}: {reply}"));
+        assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
+    }
+    let othello = dir.join("othello.net");
+    std::fs::write(&othello, net.to_bytes("othello")).unwrap();
+    let cut = dir.join("cut.net");
+    let bytes = net.to_bytes("go");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    for (file, says) in [(othello, "not go"), (cut, "truncated")] {
+        let out = testkit::run_ok(
+            Path::new(env!("CARGO_BIN_EXE_go_engine")),
+            &["--weights", file.to_str().unwrap()],
+            b"genmove b\n",
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            err.starts_with("go_engine: weights ") && err.contains(says),
+            "{err}"
+        );
+    }
+}

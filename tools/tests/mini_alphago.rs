@@ -138,3 +138,164 @@ fn help_lists_the_flags_and_the_coordinate_base() {
         }
     }
 }
+
+fn net_file(dir: &Path, name: &str, game: &str, size: usize) -> PathBuf {
+    let shape = games::nn::Shape {
+        size,
+        planes: games::nn::PLANES,
+        width: 8,
+        blocks: 1,
+        hidden: 8,
+    };
+    let path = dir.join(name);
+    let net = games::nn::Net::random(shape, 5).unwrap();
+    std::fs::write(&path, net.to_bytes(game)).unwrap();
+    path
+}
+
+fn run_with(args: &[&str], input: &str) -> Output {
+    testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_mini_alphago")),
+        args,
+        input.as_bytes(),
+    )
+}
+
+#[test]
+fn with_weights_it_plays_othello_and_go_and_prints_the_best_move_first() {
+    let dir = testkit::scratch("mini_alphago_weights");
+    let othello = net_file(&dir, "othello.net", "othello", 6);
+    let go = net_file(&dir, "go.net", "go", 7);
+    let start = "6\n......\n......\n..WB..\n..BW..\n......\n......\nB\n";
+    let legal: Vec<String> = games::othello::Board::new(6)
+        .unwrap()
+        .legal_moves()
+        .iter()
+        .map(|m| match m {
+            games::othello::Move::Play(sq) => sq.to_string(),
+            games::othello::Move::Pass => "pass".to_string(),
+        })
+        .collect();
+    let args = [
+        "--game",
+        "othello",
+        "--position",
+        "-",
+        "--weights",
+        othello.to_str().unwrap(),
+        "--iterations",
+        "50",
+    ];
+    let out = run_with(&args, start);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    let mv = first.strip_prefix("best move: ").unwrap();
+    assert!(
+        legal.iter().any(|l| l == mv),
+        "{first} is not one of {legal:?}"
+    );
+    assert!(text.contains("root visits: 51"), "{text}");
+    // Black has no placement here (White's corner cannot be flanked), White has one.
+    let forced = "6\nWB....\n......\n......\n......\n......\n......\nB\n";
+    let out = run_with(&args, forced);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().lines().next(),
+        Some("best move: pass")
+    );
+
+    let out = run(&[
+        "--game",
+        "go",
+        "--weights",
+        go.to_str().unwrap(),
+        "--iterations",
+        "50",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("best move: (") || first == "best move: pass",
+        "{first}"
+    );
+}
+
+#[test]
+fn bad_weights_files_are_one_line_and_status_1() {
+    let dir = testkit::scratch("mini_alphago_bad_weights");
+    let good = net_file(&dir, "good.net", "othello", 6);
+    let bytes = std::fs::read(&good).unwrap();
+    let eight = net_file(&dir, "eight.net", "othello", 8);
+    let go = net_file(&dir, "go.net", "go", 6);
+    let mut cases = vec![
+        ("missing", None, "No such file"),
+        ("empty", Some(Vec::new()), "too short"),
+        (
+            "garbage",
+            Some(
+                b"\x00\xffnot weights at all, just bytes; not weights at all, just bytes".to_vec(),
+            ),
+            "magic",
+        ),
+        (
+            "truncated",
+            Some(bytes[..bytes.len() - 9].to_vec()),
+            "truncated",
+        ),
+    ];
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 0x10;
+    cases.push(("flipped", Some(flipped), "checksum"));
+    let start = "6\n......\n......\n..WB..\n..BW..\n......\n......\nB\n";
+    let mut paths: Vec<(PathBuf, &str)> = cases
+        .into_iter()
+        .map(|(name, contents, says)| {
+            let path = dir.join(name);
+            if let Some(c) = contents {
+                std::fs::write(&path, c).unwrap();
+            }
+            (path, says)
+        })
+        .collect();
+    paths.push((eight, "8x8"));
+    paths.push((go, "weights for go, not othello"));
+    for (path, says) in paths {
+        let out = run_with(
+            &[
+                "--game",
+                "othello",
+                "--position",
+                "-",
+                "--weights",
+                path.to_str().unwrap(),
+            ],
+            start,
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{path:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("mini_alphago: weights ") && err.contains(says),
+            "{says}: {err}"
+        );
+    }
+    // Othello's network needs weights; weights need a game that has networks.
+    for args in [
+        vec!["--game", "othello"],
+        vec!["--weights", good.to_str().unwrap()],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+    }
+}

@@ -191,6 +191,23 @@ impl<G: Game> Tree<G> {
         }
     }
 
+    /// Mixes `noise` (one weight per root child, in move order) into the root's priors:
+    /// `P ← (1 − ε) · P + ε · noise`, AlphaZero's exploration at the root of self-play.
+    ///
+    /// # Panics
+    ///
+    /// If `noise` does not have one weight per child.
+    pub fn mix_root_priors(&mut self, noise: &[f64], epsilon: f64) {
+        let r = self.nodes[0].children.clone();
+        assert_eq!(noise.len(), r.len(), "one noise weight per root child");
+        for (child, &x) in self.nodes[r.start as usize..r.end as usize]
+            .iter_mut()
+            .zip(noise)
+        {
+            child.prior = (1.0 - epsilon) * child.prior + epsilon * x;
+        }
+    }
+
     /// The root.
     pub fn root(&self) -> &Node<G> {
         &self.nodes[0]

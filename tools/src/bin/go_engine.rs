@@ -22,7 +22,9 @@ usage: go_engine [options]
   --evaluator E       rave (default): michi's search, RAVE with tactical prior visits and
                       light playouts; PUCT (games::mcts) with playout: uniform priors,
                       tactics: priors from captures, escapes and self-atari, or net: seed
-                      004's network, 7x7 boards only
+                      004's network, 7x7 boards only; trained: a network from
+                      az_train (--weights), on its board size (rave on others)
+  --weights FILE      the trained network (az_train --game go); implies trained
   -h, --help          this text
 
 Sabaki: Engines > Manage Engines > Add, path /path/to/go_engine, arguments --seconds 2.
@@ -32,8 +34,9 @@ A malformed line, an unknown command or an illegal move gets a `? message` reply
 engine goes on.
 ";
 
-fn parse_options() -> Result<Options, String> {
+fn parse_options() -> Result<(Options, Option<String>), String> {
     let mut options = Options::default();
+    let mut weights = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -64,17 +67,25 @@ fn parse_options() -> Result<Options, String> {
                     Some("net") => EvaluatorKind::SeedNetwork,
                     Some("tactics") => EvaluatorKind::Heuristic,
                     Some("rave") => EvaluatorKind::Rave,
+                    Some("trained") => EvaluatorKind::Trained,
                     other => {
                         return Err(format!(
-                            "--evaluator is playout, tactics, net or rave, not {other:?}"
+                            "--evaluator is playout, tactics, net, trained or rave, not {other:?}"
                         ))
                     }
                 }
             }
+            "--weights" => {
+                weights = Some(cli::value::<String>(&flag, args.next(), |_| true)?);
+                options.evaluator = EvaluatorKind::Trained;
+            }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
-    Ok(options)
+    if options.evaluator == EvaluatorKind::Trained && weights.is_none() {
+        return Err("--evaluator trained needs --weights FILE".to_string());
+    }
+    Ok((options, weights))
 }
 
 fn main() -> ExitCode {
@@ -82,8 +93,28 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let options = parse_options()?;
-    let mut engine = Engine::new(options);
+    let (options, weights) = parse_options()?;
+    // The network's board size is checked when it plays: on another size the engine uses rave.
+    let net = match &weights {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("weights {path}: {e}"))?;
+            let (net, game) =
+                games::nn::Net::from_bytes(&bytes).map_err(|e| format!("weights {path}: {e}"))?;
+            if game != "go" {
+                return Err(format!("weights {path}: weights for {game}, not go"));
+            }
+            if net.shape().planes != games::nn::PLANES {
+                return Err(format!(
+                    "weights {path}: {} input planes, not {}",
+                    net.shape().planes,
+                    games::nn::PLANES
+                ));
+            }
+            Some(net)
+        }
+        None => None,
+    };
+    let mut engine = Engine::with_network(options, net);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let mut input = stdin.lock();

@@ -7,9 +7,13 @@
 //!
 //! ```text
 //! --position FILE|-     start from a position: N, N rows of . X O, the side to move (X or O)
-//! --rules seed|go       the seed's simplified game (default) or Go: captures, suicide
-//!                       illegal, positional superko, two passes end, area scoring with komi
-//! --evaluator net|playout   the network (7x7 only; default) or random light playouts
+//! --game seed|go|othello  the seed's simplified game (default); Go: captures, suicide
+//!                       illegal, positional superko, two passes end, area scoring with komi;
+//!                       or Othello (position in othello_solve's format; `--rules` is the
+//!                       same flag)
+//! --evaluator net|playout   the network (default) or random (light, for Go) playouts
+//! --weights FILE        a trained network (az_train) for Go or Othello instead of the
+//!                       seed's 7x7 one
 //! --iterations N        search iterations per move (default 500)
 //! --c-puct C            exploration constant (default 2)
 //! --seed N              random seed for playouts (default 1)
@@ -28,6 +32,8 @@ use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
 use games::mcts::{Evaluator, Node, Playouts, Settings, Signs, Tree};
+use games::nn::Inference;
+use games::othello::{self, Board as OthelloBoard};
 use games::search::Game;
 use games::Color;
 use std::fmt::Write as _;
@@ -38,6 +44,7 @@ use std::process::ExitCode;
 enum Rules {
     Seed,
     Go,
+    Othello,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -48,6 +55,7 @@ enum Eval {
 
 struct Options {
     position: Option<String>,
+    weights: Option<String>,
     rules: Rules,
     evaluator: Eval,
     settings: Settings,
@@ -68,10 +76,14 @@ iterations (c = 2) from the empty board with the seed's sign convention.
 
   --position FILE|-         start from a position (- reads stdin): N, N rows of
                             . (empty) X (black) O (white), then the side to move, X or O
-  --rules seed|go           the seed's simplified game (default), or Go: captures,
+  --game seed|go|othello    the seed's simplified game (default); Go: captures,
                             suicide illegal, positional superko, two passes end the
-                            game, area scoring with komi
-  --evaluator net|playout   the seed's network (7x7 only; default) or light playouts
+                            game, area scoring with komi; or Othello, whose position
+                            file is othello_solve's: N, N rows of B W ., then B or W
+                            (the 6x6 start without --position). --rules is the same.
+  --evaluator net|playout   the network (default: the seed's, 7x7 Go or the seed's
+                            game) or random playouts (light playouts for Go)
+  --weights FILE            a network trained by az_train, for Go or Othello
   --iterations N            search iterations per move (1..=1000000, default 500)
   --c-puct C                the exploration constant (0..=1000, default 2)
   --seed N                  random seed for the playouts (default 1)
@@ -80,8 +92,9 @@ iterations (c = 2) from the empty board with the seed's sign convention.
   --seed-compatible         the seed's sign convention and report (what no options means)
   -h, --help                this text
 
-Moves are printed as (row, column), 0-based from the top-left point as in the tutorials;
-`pass` is a pass. The report gives the best move, the root's visits and the five most
+The first line is `best move: M`. Go moves are printed as (row, column), 0-based from the
+top-left point as in the tutorials, Othello moves as squares (c4: column c, row 4 from the
+top); `pass` is a pass. Then come the settings, the root's visits and the five most
 visited moves with their visits, prior P and Q (for the side choosing the move).
 ";
 
@@ -105,6 +118,7 @@ fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1).peekable();
     let mut options = Options {
         position: None,
+        weights: None,
         rules: Rules::Seed,
         evaluator: Eval::Net,
         settings: Settings::default(),
@@ -116,13 +130,15 @@ fn parse_options() -> Result<Options, String> {
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--position" => options.position = Some(value(&flag, args.next())?),
-            "--rules" => {
+            "--rules" | "--game" => {
                 options.rules = match value::<String>(&flag, args.next())?.as_str() {
                     "seed" => Rules::Seed,
                     "go" => Rules::Go,
-                    other => return Err(format!("--rules is seed or go, not {other:?}")),
+                    "othello" => Rules::Othello,
+                    other => return Err(format!("{flag} is seed, go or othello, not {other:?}")),
                 }
             }
+            "--weights" => options.weights = Some(value(&flag, args.next())?),
             "--evaluator" => {
                 options.evaluator = match value::<String>(&flag, args.next())?.as_str() {
                     "net" => Eval::Net,
@@ -158,8 +174,11 @@ fn parse_options() -> Result<Options, String> {
         }
     }
     if options.seed_compatible {
-        if options.rules != Rules::Seed || options.evaluator != Eval::Net {
-            return Err("--seed-compatible is the seed's game with its network: drop --rules go and --evaluator playout".to_string());
+        if options.rules != Rules::Seed
+            || options.evaluator != Eval::Net
+            || options.weights.is_some()
+        {
+            return Err("--seed-compatible is the seed's game with its network: drop --rules, --evaluator and --weights".to_string());
         }
         options.settings.signs = Signs::Seed;
     }
@@ -173,7 +192,8 @@ struct Setup {
     to_move: Color,
 }
 
-fn read_position(source: &str) -> Result<Setup, String> {
+/// The bytes of a position file, or of stdin for `-`.
+fn read_source(source: &str) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     let read = if source == "-" {
         std::io::stdin().read_to_end(&mut bytes)
@@ -181,6 +201,11 @@ fn read_position(source: &str) -> Result<Setup, String> {
         std::fs::File::open(source).and_then(|mut f| f.read_to_end(&mut bytes))
     };
     read.map_err(|e| format!("{source}: {e}"))?;
+    Ok(bytes)
+}
+
+fn read_position(source: &str) -> Result<Setup, String> {
+    let bytes = read_source(source)?;
     let at = |e: games::judge::InputError| format!("position {source}: {e}");
     let mut tokens = Tokens::new(&bytes);
     let n = tokens
@@ -276,10 +301,57 @@ impl Shown for go::Position {
     }
 }
 
+impl Shown for OthelloBoard {
+    fn describe(&self, mv: othello::Move) -> String {
+        match mv {
+            othello::Move::Play(sq) => sq.to_string(),
+            othello::Move::Pass => "pass".to_string(),
+        }
+    }
+
+    fn drawing(&self) -> String {
+        self.to_string()
+    }
+
+    fn result(&self) -> String {
+        let (b, w) = (self.count(Color::Black), self.count(Color::White));
+        let verdict = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => "Black wins",
+            std::cmp::Ordering::Less => "White wins",
+            std::cmp::Ordering::Equal => "a draw",
+        };
+        format!("Black {b} discs, White {w} discs: {verdict}")
+    }
+}
+
+/// Othello: from a position file in `othello_solve`'s format, or the 6×6 start.
+fn run_othello(options: &Options) -> Result<String, String> {
+    let board = match &options.position {
+        Some(source) => tools::position::othello(&read_source(source)?)
+            .map_err(|e| format!("position {source}: {e}"))?,
+        None => OthelloBoard::new(6).map_err(|e| e.to_string())?,
+    };
+    match (options.evaluator, &options.weights) {
+        (Eval::Net, Some(path)) => {
+            let net = tools::cli::load_weights(path, "othello", board.size())?;
+            play(&board, options, &mut Inference::new(&net))
+        }
+        (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
+        (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed)),
+    }
+}
+
 fn run() -> Result<String, String> {
     let options = parse_options()?;
+    if options.rules == Rules::Othello {
+        return run_othello(&options);
+    }
+    if options.weights.is_some() && (options.rules != Rules::Go || options.evaluator != Eval::Net) {
+        return Err("--weights is for --game go or othello with the network evaluator".to_string());
+    }
     let setup = options.position.as_deref().map(read_position).transpose()?;
-    let needs_seven = options.rules == Rules::Seed || options.evaluator == Eval::Net;
+    let needs_seven = options.rules == Rules::Seed
+        || (options.evaluator == Eval::Net && options.weights.is_none());
     if let Some(s) = &setup {
         if needs_seven && s.n != 7 {
             return Err(format!(
@@ -323,15 +395,20 @@ fn run() -> Result<String, String> {
             if let Some(s) = &setup {
                 game.set_side_to_move(s.to_move);
             }
-            match options.evaluator {
-                Eval::Net => play(&game, &options, &mut Network::seed()),
-                Eval::Playout => play(
+            match (options.evaluator, &options.weights) {
+                (Eval::Net, Some(path)) => {
+                    let net = tools::cli::load_weights(path, "go", n)?;
+                    play(&game, &options, &mut Inference::new(&net))
+                }
+                (Eval::Net, None) => play(&game, &options, &mut Network::seed()),
+                (Eval::Playout, _) => play(
                     &game,
                     &options,
                     &mut Playouts::with_rollout(options.seed, go::playout::light_rollout),
                 ),
             }
         }
+        Rules::Othello => unreachable!("Othello is run by run_othello"),
     }
 }
 
@@ -359,22 +436,24 @@ fn play<G: Shown, E: Evaluator<G>>(
         seed_report(game, options, &tree, &ranked, &mut out);
         return Ok(out);
     }
+    let _ = writeln!(out, "best move: {}", game.describe(best));
     let _ = writeln!(
         out,
         "rules: {}; evaluator: {}; {} iterations, c_puct {}",
         match options.rules {
             Rules::Seed => "the seed's game".to_string(),
             Rules::Go => format!("Go, positional superko, komi {}", options.komi),
+            Rules::Othello => "Othello".to_string(),
         },
-        match options.evaluator {
-            Eval::Net => "network".to_string(),
-            Eval::Playout => format!("playouts (seed {})", options.seed),
+        match (options.evaluator, &options.weights) {
+            (Eval::Net, Some(path)) => format!("network {path}"),
+            (Eval::Net, None) => "the seed's network".to_string(),
+            (Eval::Playout, _) => format!("playouts (seed {})", options.seed),
         },
         options.settings.iterations,
         options.settings.c_puct
     );
     let _ = writeln!(out, "to move: {}", game.side());
-    let _ = writeln!(out, "best move: {}", game.describe(best));
     let _ = writeln!(out, "root visits: {}", tree.root().visits);
     let _ = writeln!(
         out,

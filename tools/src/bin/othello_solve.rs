@@ -16,8 +16,7 @@
 #![allow(clippy::print_stdout)]
 
 use games::endgame::{Limit, Solver};
-use games::judge::Tokens;
-use games::othello::{Bitboard, Board, Move, Square, SYMBOLS};
+use games::othello::Move;
 use games::Color;
 use std::io::Read;
 use std::process::ExitCode;
@@ -50,44 +49,6 @@ A solve stopped by a limit prints `bounds for <side>: [lower, upper]` instead.
 
 fn main() -> ExitCode {
     tools::cli::main("othello_solve", USAGE, run)
-}
-
-fn parse(bytes: &[u8]) -> Result<Board, String> {
-    let mut tokens = Tokens::new(bytes);
-    let at = |e: games::judge::InputError| e.to_string();
-    let n = tokens
-        .parse_in("the board size N (4, 6 or 8)", 4..=8usize)
-        .map_err(at)?;
-    if n % 2 == 1 {
-        return Err(at(
-            tokens.rule_error(format!("the board size is 4, 6 or 8, not {n}"))
-        ));
-    }
-    let mut black = Bitboard(0);
-    let mut white = Bitboard(0);
-    for r in 0..n {
-        let row = tokens
-            .grid_row("a board row", Some(r), n, &SYMBOLS)
-            .map_err(at)?;
-        for (c, cell) in row.into_iter().enumerate() {
-            match cell {
-                Some(Color::Black) => black = black | Square::new(r, c).bitboard(),
-                Some(Color::White) => white = white | Square::new(r, c).bitboard(),
-                None => {}
-            }
-        }
-    }
-    let side = match tokens.token("the side to move (B or W)").map_err(at)? {
-        "B" => Color::Black,
-        "W" => Color::White,
-        other => {
-            return Err(at(
-                tokens.rule_error(format!("the side to move is B or W, not {other:?}"))
-            ))
-        }
-    };
-    tokens.finish().map_err(at)?;
-    Board::from_discs(n, black, white, side).map_err(|e| e.to_string())
 }
 
 /// Bytes of memory the kernel says it can give (`MemAvailable`), where it says.
@@ -154,7 +115,7 @@ fn run() -> Result<(), String> {
         None => std::io::stdin().read_to_end(&mut bytes),
     }
     .map_err(|e| format!("{}: {e}", file.as_deref().unwrap_or("stdin")))?;
-    let board = parse(&bytes)?;
+    let board = tools::position::othello(&bytes)?;
 
     let mut solver = Solver::try_new(bits).map_err(|e| format!("--hash-bits {bits}: {e}"))?;
     let progress = solver.progress();

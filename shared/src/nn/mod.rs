@@ -1,0 +1,232 @@
+//! Policy/value networks for any square board, in `f32`: the inference that search calls,
+//! shared by `mini_alphago`, the Go engine and the self-play trainer (which adds the
+//! backward pass in the tools crate). Files: `net` (shape, parameters, forward pass),
+//! `weights` (the weights file format), `encode` (games as planes and move indices, the
+//! board's symmetries, the network as an evaluator for [`crate::mcts`]).
+//!
+//! The seed's network ([`crate::alphago::Network`]) stays as it is, in `f64` with numpy's
+//! order of additions, so the seed's output stays byte-identical; this is its architecture
+//! generalised: any board size, a pass output, a width and residual blocks.
+//!
+//! # Examples
+//!
+//! ```
+//! use games::mcts::{Settings, Tree};
+//! use games::nn::{Inference, Net, Shape, PLANES};
+//! use games::tictactoe::Board;
+//!
+//! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16 };
+//! let net = Net::random(shape, 1).unwrap();
+//! let bytes = net.to_bytes("tictactoe");
+//! let again = Net::from_bytes_for(&bytes, "tictactoe", 3, PLANES).unwrap();
+//! assert_eq!(again, net);
+//!
+//! let tree = Tree::search(&Board::new(3).unwrap(), Settings::default(), &mut Inference::new(&net));
+//! assert!(tree.best_move().is_some());
+//! ```
+
+mod encode;
+mod net;
+mod weights;
+
+pub use encode::{symmetry, Encode, Inference, PLANES};
+pub use net::{
+    masked_softmax, window, Activations, Layer, Layout, Net, Shape, ShapeError, MAX_BLOCKS,
+    MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_WIDTH,
+};
+pub use weights::{fnv1a, WeightsError, MAGIC, VERSION};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Game;
+
+    fn shape(size: usize) -> Shape {
+        Shape {
+            size,
+            planes: PLANES,
+            width: 6,
+            blocks: 2,
+            hidden: 8,
+        }
+    }
+
+    #[test]
+    fn the_eight_symmetries_are_distinct_permutations_and_a_group() {
+        for size in [3, 6, 7] {
+            let n = size * size;
+            let mut images = Vec::new();
+            for t in 0..8 {
+                let image: Vec<usize> = (0..=n).map(|p| symmetry(size, t, p)).collect();
+                let mut sorted = image.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..=n).collect::<Vec<_>>(), "t = {t} permutes");
+                assert_eq!(image[n], n, "the pass stays");
+                images.push(image);
+            }
+            images.sort();
+            images.dedup();
+            assert_eq!(images.len(), 8, "size {size}: eight different symmetries");
+            // Composition stays in the set.
+            for a in 0..8 {
+                for b in 0..8 {
+                    let composed: Vec<usize> = (0..=n)
+                        .map(|p| symmetry(size, a, symmetry(size, b, p)))
+                        .collect();
+                    assert!(images.contains(&composed));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn othello_rules_commute_with_the_symmetries() {
+        // Moving to the image of a legal move in the transformed position is legal: the
+        // symmetry the trainer's augmentation relies on.
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for _ in 0..6 {
+            let mv = board.legal_moves()[0];
+            board = board.after(mv).unwrap();
+        }
+        let n = 6;
+        let mut planes = vec![0.0; n * n * PLANES];
+        board.encode(&mut planes);
+        let legal: Vec<usize> = board
+            .legal_moves()
+            .iter()
+            .map(|&m| board.move_index(m))
+            .collect();
+        for t in 0..8 {
+            let (mut black, mut white) = (0u64, 0u64);
+            for p in 0..n * n {
+                let q = symmetry(n, t, p);
+                let bit = crate::othello::Square::new(q / n, q % n).bitboard().0;
+                match board.at(crate::othello::Square::new(p / n, p % n)) {
+                    Some(crate::Color::Black) => black |= bit,
+                    Some(crate::Color::White) => white |= bit,
+                    None => {}
+                }
+            }
+            let image = crate::othello::Board::from_discs(
+                n,
+                crate::othello::Bitboard(black),
+                crate::othello::Bitboard(white),
+                board.side_to_move(),
+            )
+            .unwrap();
+            let mut moved: Vec<usize> = legal.iter().map(|&p| symmetry(n, t, p)).collect();
+            moved.sort_unstable();
+            let mut found: Vec<usize> = image
+                .legal_moves()
+                .iter()
+                .map(|&m| image.move_index(m))
+                .collect();
+            found.sort_unstable();
+            assert_eq!(moved, found, "symmetry {t}");
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_every_corruption_is_refused() {
+        let net = Net::random(shape(3), 7).unwrap();
+        let bytes = net.to_bytes("tictactoe");
+        assert_eq!(
+            Net::from_bytes(&bytes).unwrap(),
+            (net.clone(), "tictactoe".to_string())
+        );
+
+        let err = |b: &[u8]| Net::from_bytes(b).unwrap_err();
+        assert_eq!(err(&[]), WeightsError::TooShort(0));
+        assert_eq!(err(&bytes[..40]), WeightsError::TooShort(40));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(err(&bad), WeightsError::Magic);
+        let mut bad = bytes.clone();
+        bad[8] = 2;
+        assert_eq!(err(&bad), WeightsError::Version(2));
+        let mut bad = bytes.clone();
+        bad[12] = 0xff;
+        assert_eq!(err(&bad), WeightsError::GameName);
+        let mut bad = bytes.clone();
+        bad[28..32].copy_from_slice(&1000u32.to_le_bytes());
+        assert!(matches!(err(&bad), WeightsError::Shape(_)));
+        let mut bad = bytes.clone();
+        bad[36..40].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(
+            matches!(err(&bad), WeightsError::Shape(_)),
+            "absurd width refused before allocating"
+        );
+        let mut bad = bytes.clone();
+        bad[48..52].copy_from_slice(&5u32.to_le_bytes());
+        assert!(matches!(err(&bad), WeightsError::Count { found: 5, .. }));
+        assert!(matches!(
+            err(&bytes[..bytes.len() - 1]),
+            WeightsError::Length { .. }
+        ));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(matches!(err(&long), WeightsError::Length { .. }));
+        let mut bad = bytes.clone();
+        bad[60] ^= 1;
+        assert_eq!(err(&bad), WeightsError::Checksum);
+        // A NaN with a checksum that matches it: refused for the value, not the sum.
+        let mut nan = net.clone();
+        nan.params[3] = f32::NAN;
+        assert_eq!(err(&nan.to_bytes("tictactoe")), WeightsError::NotFinite(3));
+
+        let wrong = Net::from_bytes_for(&bytes, "othello", 3, PLANES).unwrap_err();
+        assert!(
+            wrong
+                .to_string()
+                .contains("weights for tictactoe, not othello"),
+            "{wrong}"
+        );
+        let size = Net::from_bytes_for(&bytes, "tictactoe", 4, PLANES).unwrap_err();
+        assert!(matches!(size, WeightsError::Shape(_)), "{size}");
+    }
+
+    #[test]
+    fn the_policy_is_a_distribution_over_the_legal_moves() {
+        let net = Net::random(shape(6), 3).unwrap();
+        let board = crate::othello::Board::new(6).unwrap();
+        let moves = board.legal_moves();
+        let mut inference = Inference::new(&net);
+        let (policy, value) = inference.policy_value(&board, &moves);
+        let legal: Vec<usize> = moves.iter().map(|&m| board.move_index(m)).collect();
+        let total: f32 = policy.iter().sum();
+        assert!((total - 1.0).abs() < 1e-5, "{total}");
+        for (i, &p) in policy.iter().enumerate() {
+            assert_eq!(p > 0.0, legal.contains(&i), "output {i}");
+        }
+        assert!(value.abs() < 1.0);
+    }
+
+    #[test]
+    fn shapes_outside_the_limits_are_refused() {
+        for bad in [
+            Shape {
+                size: 0,
+                ..shape(3)
+            },
+            Shape {
+                size: 20,
+                ..shape(3)
+            },
+            Shape {
+                width: 0,
+                ..shape(3)
+            },
+            Shape {
+                blocks: 21,
+                ..shape(3)
+            },
+            Shape {
+                hidden: 0,
+                ..shape(3)
+            },
+        ] {
+            assert!(Net::random(bad, 1).is_err(), "{bad:?}");
+        }
+        assert!(Net::from_params(shape(3), vec![0.0; 3]).is_err());
+    }
+}

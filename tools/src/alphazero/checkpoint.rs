@@ -1,0 +1,293 @@
+//! A trainer's whole state in one file, written atomically (a temporary file, then a
+//! rename), so a run stopped at any moment resumes from its last generation.
+//!
+//! ```text
+//! magic "GAMESCKP", version u32 (1), game name (16 bytes, NUL-padded)
+//! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it)
+//! generation u32, games u64, positions u64, seconds f64
+//! network: u64 length, a weights file (games::nn's format, with its own checksum)
+//! momentum: u32 count, f32 each
+//! replay window: u32 count; per position: z (i8), one byte per point (0 mine, 1 theirs,
+//!   2 empty), the legal mask as bits (outputs / 8 rounded up), π as f32 per output
+//! FNV-1a 64 of every byte before it
+//! ```
+//!
+//! Everything is little-endian.
+
+use super::{Config, Sample, Trainer};
+use games::nn::{fnv1a, Encode, Net, WeightsError, PLANES};
+use std::collections::VecDeque;
+use std::fmt;
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"GAMESCKP";
+const VERSION: u32 = 1;
+
+/// Why a checkpoint could not be read or written.
+#[derive(Debug)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    Io(std::io::Error),
+    /// The file is not a checkpoint of this version, or is cut short or corrupt.
+    Corrupt(String),
+    /// The network inside is refused.
+    Weights(WeightsError),
+    /// The checkpoint was made for another game or with other settings.
+    Mismatch(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io(e) => write!(f, "{e}"),
+            CheckpointError::Corrupt(why) => write!(f, "not a usable checkpoint: {why}"),
+            CheckpointError::Weights(e) => write!(f, "the network inside: {e}"),
+            CheckpointError::Mismatch(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so
+/// readers never see half a file.
+///
+/// # Errors
+///
+/// The I/O error, if any.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CheckpointError> {
+        if self.bytes.len() - self.at < n {
+            return Err(CheckpointError::Corrupt(format!("cut short in the {what}")));
+        }
+        let out = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(out)
+    }
+
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CheckpointError> {
+        let mut out = [0; N];
+        out.copy_from_slice(self.take(N, what)?);
+        Ok(out)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
+        self.array(what).map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
+        self.array(what).map(u64::from_le_bytes)
+    }
+
+    /// A count of items of `each` bytes, checked against what is left before anything is
+    /// allocated for it.
+    fn count(&mut self, each: usize, what: &str) -> Result<usize, CheckpointError> {
+        let n = self.u32(what)? as usize;
+        if n.saturating_mul(each) > self.bytes.len() - self.at {
+            return Err(CheckpointError::Corrupt(format!(
+                "{n} {what} do not fit in the file"
+            )));
+        }
+        Ok(n)
+    }
+}
+
+impl<G: Encode + Send + Sync> Trainer<G>
+where
+    G::Move: Send,
+{
+    /// The state as a checkpoint file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 16];
+        name[..G::NAME.len()].copy_from_slice(G::NAME.as_bytes());
+        out.extend_from_slice(&name);
+        let config = format!("{:?}", self.config);
+        out.extend_from_slice(&(config.len() as u32).to_le_bytes());
+        out.extend_from_slice(config.as_bytes());
+        out.extend_from_slice(&self.generation.to_le_bytes());
+        out.extend_from_slice(&self.games.to_le_bytes());
+        out.extend_from_slice(&self.positions.to_le_bytes());
+        out.extend_from_slice(&self.seconds.to_le_bytes());
+        let weights = self.net.to_bytes(G::NAME);
+        out.extend_from_slice(&(weights.len() as u64).to_le_bytes());
+        out.extend_from_slice(&weights);
+        out.extend_from_slice(&(self.velocity.len() as u32).to_le_bytes());
+        for v in &self.velocity {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.window.len() as u32).to_le_bytes());
+        for s in &self.window {
+            out.push(s.z as u8);
+            out.extend_from_slice(&s.cells);
+            let mut bits = vec![0u8; bit_bytes(s.legal.len())];
+            for (i, &ok) in s.legal.iter().enumerate() {
+                bits[i / 8] |= u8::from(ok) << (i % 8);
+            }
+            out.extend_from_slice(&bits);
+            for p in &s.pi {
+                out.extend_from_slice(&p.to_le_bytes());
+            }
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Writes the checkpoint to `path` atomically.
+    ///
+    /// # Errors
+    ///
+    /// [`CheckpointError::Io`] if the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        write_atomically(path, &self.to_bytes()).map_err(CheckpointError::Io)
+    }
+
+    /// A trainer from checkpoint `bytes`, for games from `start` with settings `config`
+    /// (which must be the checkpoint's own).
+    ///
+    /// # Errors
+    ///
+    /// A [`CheckpointError`] naming what is wrong.
+    pub fn from_bytes(
+        bytes: &[u8],
+        start: G,
+        config: Config,
+    ) -> Result<Trainer<G>, CheckpointError> {
+        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
+            return Err(CheckpointError::Corrupt("no GAMESCKP magic".into()));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut sum_bytes = [0; 8];
+        sum_bytes.copy_from_slice(sum);
+        if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
+            return Err(CheckpointError::Corrupt("checksum mismatch".into()));
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let version = r.u32("header")?;
+        if version != VERSION {
+            return Err(CheckpointError::Corrupt(format!(
+                "version {version}, this program reads {VERSION}"
+            )));
+        }
+        let name = r.take(16, "header")?;
+        let end = name.iter().position(|&b| b == 0).unwrap_or(16);
+        if &name[..end] != G::NAME.as_bytes() {
+            return Err(CheckpointError::Mismatch(format!(
+                "the checkpoint is for {}, not {}",
+                String::from_utf8_lossy(&name[..end]),
+                G::NAME
+            )));
+        }
+        let len = r.count(1, "settings bytes")?;
+        let settings = String::from_utf8_lossy(r.take(len, "settings")?).into_owned();
+        let wanted = format!("{config:?}");
+        if settings != wanted {
+            return Err(CheckpointError::Mismatch(format!(
+                "the checkpoint was made with other settings: {settings} (now: {wanted})"
+            )));
+        }
+        let generation = r.u32("counters")?;
+        let games = r.u64("counters")?;
+        let positions = r.u64("counters")?;
+        let seconds = f64::from_le_bytes(r.array("counters")?);
+        let len = r.u64("network length")?;
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&l| l <= body.len() - r.at)
+            .ok_or_else(|| {
+                CheckpointError::Corrupt("the network does not fit in the file".into())
+            })?;
+        let size = start.board_size();
+        let net = Net::from_bytes_for(r.take(len, "network")?, G::NAME, size, PLANES)
+            .map_err(CheckpointError::Weights)?;
+        if net.shape() != &config.shape(size) {
+            return Err(CheckpointError::Mismatch(
+                "the network's shape is not the settings' shape".into(),
+            ));
+        }
+        let count = r.count(4, "momentum values")?;
+        if count != net.params.len() {
+            return Err(CheckpointError::Corrupt(format!(
+                "{count} momentum values for {} parameters",
+                net.params.len()
+            )));
+        }
+        let mut velocity = Vec::with_capacity(count);
+        for _ in 0..count {
+            velocity.push(f32::from_le_bytes(r.array("momentum")?));
+        }
+        let (n, outputs) = (size * size, size * size + 1);
+        let each = 1 + n + bit_bytes(outputs) + 4 * outputs;
+        let count = r.count(each, "replay positions")?;
+        let mut window = VecDeque::with_capacity(count);
+        for _ in 0..count {
+            let z = r.take(1, "replay window")?[0] as i8;
+            let cells = r.take(n, "replay window")?.to_vec();
+            let bits = r.take(bit_bytes(outputs), "replay window")?;
+            let legal = (0..outputs)
+                .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
+                .collect();
+            let mut pi = Vec::with_capacity(outputs);
+            for _ in 0..outputs {
+                pi.push(f32::from_le_bytes(r.array("replay window")?));
+            }
+            if !(-1..=1).contains(&z) || cells.iter().any(|&c| c > 2) {
+                return Err(CheckpointError::Corrupt(
+                    "a replay position is not valid".into(),
+                ));
+            }
+            window.push_back(Sample {
+                cells,
+                legal,
+                pi,
+                z,
+            });
+        }
+        if r.at != body.len() {
+            return Err(CheckpointError::Corrupt(
+                "bytes left after the replay window".into(),
+            ));
+        }
+        Ok(Trainer {
+            config,
+            start,
+            net,
+            velocity,
+            window,
+            generation,
+            games,
+            positions,
+            seconds,
+        })
+    }
+
+    /// [`Trainer::from_bytes`] on the file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Trainer::from_bytes`], and [`CheckpointError::Io`].
+    pub fn load(path: &Path, start: G, config: Config) -> Result<Trainer<G>, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(CheckpointError::Io)?;
+        Trainer::from_bytes(&bytes, start, config)
+    }
+}
+
+/// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).
+fn bit_bytes(bits: usize) -> usize {
+    (bits + 7) / 8
+}

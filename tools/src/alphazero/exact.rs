@@ -1,0 +1,151 @@
+//! Measuring a network against perfect play: positions whose every move has an exact
+//! value, and the share of them where a player's move is a mistake (another move has a
+//! strictly better exact outcome).
+
+use games::nn::{Encode, Inference, Net};
+use games::search::{alpha_beta_tt, Game, Table, FULL_WINDOW};
+use std::collections::HashSet;
+use std::hash::Hash;
+
+/// A position with the exact value of each legal move for the side to move (the outcome's
+/// sign: +1 win, 0 draw, −1 loss; or a disc margin, where the caller keeps margins).
+#[derive(Clone, Debug)]
+pub struct Judged<G: Game> {
+    /// The position.
+    pub position: G,
+    /// Each legal move and its exact value, in move order.
+    pub values: Vec<(G::Move, i32)>,
+}
+
+impl<G: Game> Judged<G> {
+    /// The best exact value.
+    pub fn best(&self) -> i32 {
+        self.values.iter().map(|&(_, v)| v).max().unwrap_or(0)
+    }
+
+    /// Whether `mv` is a mistake: another move has a strictly better outcome (win, draw or
+    /// loss: the sign of the values).
+    pub fn is_mistake(&self, mv: G::Move) -> bool {
+        let best = self.best().signum();
+        self.values
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map_or(true, |&(_, v)| v.signum() < best)
+    }
+}
+
+/// Every position reachable from `start` that is not over, each with the exact value of
+/// its moves, found by alpha-beta with a table: small games only (tic-tac-toe has 4,520).
+pub fn every_position<G: Game + Hash + Eq>(start: &G) -> Vec<Judged<G>> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![start.clone()];
+    let mut table = Table::new();
+    let mut out = Vec::new();
+    while let Some(position) = stack.pop() {
+        if position.score().is_some() || !seen.insert(position.clone()) {
+            continue;
+        }
+        let mut values = Vec::new();
+        for mv in position.moves() {
+            let child = position.after(mv).expect("a listed move is legal");
+            values.push((mv, -alpha_beta_tt(&child, FULL_WINDOW, &mut table).value));
+            stack.push(child);
+        }
+        out.push(Judged { position, values });
+    }
+    out
+}
+
+/// The raw policy's move: the legal move with the highest prior (the first of equals).
+pub fn policy_move<G: Encode>(inference: &mut Inference<'_>, position: &G) -> G::Move {
+    let moves = position.moves();
+    let (policy, _) = inference.policy_value(position, &moves);
+    let mut best = (f32::NEG_INFINITY, moves[0]);
+    for &mv in &moves {
+        let p = policy[position.move_index(mv)];
+        if p > best.0 {
+            best = (p, mv);
+        }
+    }
+    best.1
+}
+
+/// How many of `positions` the raw policy of `net` gets wrong.
+pub fn policy_mistakes<G: Encode>(net: &Net, positions: &[Judged<G>]) -> usize {
+    let mut inference = Inference::new(net);
+    positions
+        .iter()
+        .filter(|j| j.is_mistake(policy_move(&mut inference, &j.position)))
+        .count()
+}
+
+/// A player: the move it makes in a position that is not over.
+pub type Player<'a, G> = dyn FnMut(&G) -> <G as Game>::Move + 'a;
+
+/// Plays `first` (the side to move in `start`) against `second` to the end; the result for
+/// `first`: +1 won, 0 drawn, −1 lost.
+pub fn duel<G: Game>(start: &G, first: &mut Player<'_, G>, second: &mut Player<'_, G>) -> i32 {
+    let mut position = start.clone();
+    let mut first_to_move = true;
+    loop {
+        if let Some(score) = position.score() {
+            let s = score.signum();
+            return if first_to_move { s } else { -s };
+        }
+        let mv = if first_to_move {
+            first(&position)
+        } else {
+            second(&position)
+        };
+        position = position.after(mv).expect("players make legal moves");
+        first_to_move = !first_to_move;
+    }
+}
+
+/// A perfect player for small games: the first move with the best exact value.
+pub fn perfect<G: Game + Hash + Eq>() -> impl FnMut(&G) -> G::Move {
+    let mut table = Table::new();
+    move |position: &G| {
+        let mut best = None;
+        for mv in position.moves() {
+            let child = position.after(mv).expect("a listed move is legal");
+            let v = -alpha_beta_tt(&child, FULL_WINDOW, &mut table).value;
+            if best.map_or(true, |(b, _)| v > b) {
+                best = Some((v, mv));
+            }
+        }
+        best.expect("the game is not over").1
+    }
+}
+
+/// The raw policy of `net` against a uniformly random player (`games` games, colours
+/// alternating, the policy first in even games): its wins, draws and losses; and against
+/// perfect play, moving first and second: +1, 0 or −1 each.
+pub fn against_random_and_perfect<G: Encode + Hash + Eq>(
+    net: &Net,
+    start: &G,
+    games: u32,
+    seed: u64,
+) -> ([u32; 3], [i32; 2]) {
+    let mut inference = Inference::new(net);
+    let mut rng = games::rng::Rng::new(seed);
+    let mut random = |b: &G| {
+        let moves = b.moves();
+        moves[rng.below(moves.len())]
+    };
+    let mut counts = [0; 3];
+    for game in 0..games {
+        let mut policy = |b: &G| policy_move(&mut inference, b);
+        let r = if game % 2 == 0 {
+            duel(start, &mut policy, &mut random)
+        } else {
+            -duel(start, &mut random, &mut policy)
+        };
+        counts[(1 - r) as usize] += 1;
+    }
+    let mut perfect = perfect::<G>();
+    let mut policy = |b: &G| policy_move(&mut inference, b);
+    let first = duel(start, &mut policy, &mut perfect);
+    let second = -duel(start, &mut perfect, &mut policy);
+    (counts, [first, second])
+}

@@ -1,0 +1,378 @@
+//! The backward pass of [`games::nn::Net`], written by hand: the gradient of one position's
+//! loss with respect to every parameter, from the activations its forward pass left.
+//!
+//! The loss of a position is AlphaZero's without the L2 term (the optimiser adds that):
+//! `−Σ π_i log p_i` over the legal moves (`p` the softmax of the logits over the legal
+//! moves, `π` the search's visit shares) plus `(v − z)²` (`v` the value head, `z` the
+//! game's outcome for the side to move). `tests::gradients_match_finite_differences` checks
+//! every parameter's gradient against the loss itself.
+
+use games::nn::{masked_softmax, window, Activations, Layer, Net};
+
+/// The two parts of a position's loss.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Loss {
+    /// Policy cross-entropy.
+    pub policy: f32,
+    /// Value squared error.
+    pub value: f32,
+}
+
+/// Scratch space for [`backward`]: per-layer gradients of the activations.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    probs: Vec<f32>,
+    g_logits: Vec<f32>,
+    g_policy_features: Vec<f32>,
+    g_value_features: Vec<f32>,
+    g_hidden: Vec<f32>,
+    g_trunk: Vec<f32>,
+    g_inner: Vec<f32>,
+    g_pre: Vec<f32>,
+}
+
+impl Scratch {
+    /// Buffers for `net`.
+    pub fn new(net: &Net) -> Scratch {
+        let s = net.shape();
+        let n = s.points();
+        Scratch {
+            probs: vec![0.0; n + 1],
+            g_logits: vec![0.0; n + 1],
+            g_policy_features: vec![0.0; 2 * n],
+            g_value_features: vec![0.0; n],
+            g_hidden: vec![0.0; s.hidden],
+            g_trunk: vec![0.0; n * s.width],
+            g_inner: vec![0.0; n * s.width],
+            g_pre: vec![0.0; n * s.width],
+        }
+    }
+}
+
+/// The loss of the position whose forward pass left `act`, for targets `pi` (over all
+/// outputs, 0 where illegal) and `z`; adds its gradient to `grad` (laid out as
+/// `net.params`).
+pub fn backward(
+    net: &Net,
+    act: &Activations,
+    legal: &[bool],
+    pi: &[f32],
+    z: f32,
+    scratch: &mut Scratch,
+    grad: &mut [f32],
+) -> Loss {
+    let shape = net.shape();
+    let (n, size) = (shape.points(), shape.size);
+    let p = &net.params;
+    let l = net.layout();
+    let s = scratch;
+
+    // Policy: d(cross-entropy)/d(logit) = p − π on the legal moves.
+    masked_softmax(&act.logits, legal, &mut s.probs);
+    let mut policy_loss = 0.0;
+    for i in 0..=n {
+        s.g_logits[i] = if legal[i] { s.probs[i] - pi[i] } else { 0.0 };
+        if pi[i] > 0.0 {
+            policy_loss -= pi[i] * s.probs[i].max(1e-30).ln();
+        }
+    }
+    // Value: d((v − z)²)/d(pre-tanh) = 2 (v − z) (1 − v²).
+    let v = act.value;
+    let value_loss = (v - z) * (v - z);
+    let g_value = [2.0 * (v - z) * (1.0 - v * v)];
+
+    s.g_trunk.fill(0.0);
+    dense_back(
+        &act.policy_features,
+        p,
+        &l.policy_dense,
+        &s.g_logits,
+        grad,
+        Some(&mut s.g_policy_features),
+    );
+    relu_back(&act.policy_features, &mut s.g_policy_features);
+    let h = &act.trunk[shape.blocks];
+    points_back(
+        h,
+        p,
+        &l.policy_conv,
+        n,
+        &s.g_policy_features,
+        grad,
+        &mut s.g_trunk,
+    );
+
+    dense_back(
+        &act.hidden,
+        p,
+        &l.value_out,
+        &g_value,
+        grad,
+        Some(&mut s.g_hidden),
+    );
+    relu_back(&act.hidden, &mut s.g_hidden);
+    dense_back(
+        &act.value_features,
+        p,
+        &l.value_hidden,
+        &s.g_hidden,
+        grad,
+        Some(&mut s.g_value_features),
+    );
+    relu_back(&act.value_features, &mut s.g_value_features);
+    points_back(
+        h,
+        p,
+        &l.value_conv,
+        n,
+        &s.g_value_features,
+        grad,
+        &mut s.g_trunk,
+    );
+
+    for b in (0..shape.blocks).rev() {
+        // trunk[b + 1] = relu(trunk[b] + conv2(relu(conv1(trunk[b])))).
+        s.g_pre.copy_from_slice(&s.g_trunk);
+        relu_back(&act.trunk[b + 1], &mut s.g_pre);
+        // The skip passes g_pre straight to trunk[b]; the convolutions add theirs.
+        s.g_trunk.copy_from_slice(&s.g_pre);
+        s.g_inner.fill(0.0);
+        conv_back(
+            &act.inner[b],
+            p,
+            &l.blocks[b][1],
+            size,
+            &s.g_pre,
+            grad,
+            Some(&mut s.g_inner),
+        );
+        relu_back(&act.inner[b], &mut s.g_inner);
+        conv_back(
+            &act.trunk[b],
+            p,
+            &l.blocks[b][0],
+            size,
+            &s.g_inner,
+            grad,
+            Some(&mut s.g_trunk),
+        );
+    }
+    s.g_pre.copy_from_slice(&s.g_trunk);
+    relu_back(&act.trunk[0], &mut s.g_pre);
+    conv_back(&act.input, p, &l.stem, size, &s.g_pre, grad, None);
+
+    Loss {
+        policy: policy_loss,
+        value: value_loss,
+    }
+}
+
+/// Zeroes the gradient where the layer's output was clipped by ReLU.
+fn relu_back(out: &[f32], g: &mut [f32]) {
+    for (g, &o) in g.iter_mut().zip(out) {
+        if o <= 0.0 {
+            *g = 0.0;
+        }
+    }
+}
+
+/// Backward of `out = b + x · W`: adds to the weight and bias gradients, and (if asked)
+/// *sets* `g_in` to `W · g_out`.
+fn dense_back(
+    x: &[f32],
+    p: &[f32],
+    layer: &Layer,
+    g_out: &[f32],
+    grad: &mut [f32],
+    g_in: Option<&mut [f32]>,
+) {
+    let cout = layer.outputs;
+    for (gb, g) in grad[layer.b..layer.b + cout].iter_mut().zip(g_out) {
+        *gb += g;
+    }
+    for (i, &xv) in x.iter().enumerate() {
+        if xv == 0.0 {
+            continue;
+        }
+        let gw = &mut grad[layer.w + i * cout..][..cout];
+        for (gw, g) in gw.iter_mut().zip(g_out) {
+            *gw += xv * g;
+        }
+    }
+    if let Some(g_in) = g_in {
+        for (i, gi) in g_in.iter_mut().enumerate() {
+            let w = &p[layer.w + i * cout..][..cout];
+            *gi = w.iter().zip(g_out).map(|(w, g)| w * g).sum();
+        }
+    }
+}
+
+/// Backward of a 1×1 convolution over `n` points; *adds* the input gradient to `g_in`.
+fn points_back(
+    x: &[f32],
+    p: &[f32],
+    layer: &Layer,
+    n: usize,
+    g_out: &[f32],
+    grad: &mut [f32],
+    g_in: &mut [f32],
+) {
+    let (cin, cout) = (layer.inputs, layer.outputs);
+    for k in 0..n {
+        let go = &g_out[k * cout..][..cout];
+        if go.iter().all(|&g| g == 0.0) {
+            continue;
+        }
+        for (gb, g) in grad[layer.b..layer.b + cout].iter_mut().zip(go) {
+            *gb += g;
+        }
+        for ci in 0..cin {
+            let xv = x[k * cin + ci];
+            let at = layer.w + ci * cout;
+            let w = &p[at..at + cout];
+            let mut dot = 0.0;
+            for ((gw, w), g) in grad[at..at + cout].iter_mut().zip(w).zip(go) {
+                *gw += xv * g;
+                dot += w * g;
+            }
+            g_in[k * cin + ci] += dot;
+        }
+    }
+}
+
+/// Backward of a 3×3 same-padding convolution; *adds* the input gradient to `g_in`.
+fn conv_back(
+    x: &[f32],
+    p: &[f32],
+    layer: &Layer,
+    size: usize,
+    g_out: &[f32],
+    grad: &mut [f32],
+    mut g_in: Option<&mut [f32]>,
+) {
+    let (cin, cout) = (layer.inputs, layer.outputs);
+    for r in 0..size {
+        for c in 0..size {
+            let go = &g_out[(r * size + c) * cout..][..cout];
+            if go.iter().all(|&g| g == 0.0) {
+                continue;
+            }
+            for (gb, g) in grad[layer.b..layer.b + cout].iter_mut().zip(go) {
+                *gb += g;
+            }
+            for (tap, q) in window(size, r, c) {
+                for ci in 0..cin {
+                    let xv = x[q * cin + ci];
+                    let at = layer.w + (tap * cin + ci) * cout;
+                    if xv != 0.0 {
+                        for (gw, g) in grad[at..at + cout].iter_mut().zip(go) {
+                            *gw += xv * g;
+                        }
+                    }
+                    if let Some(g_in) = g_in.as_deref_mut() {
+                        let w = &p[at..at + cout];
+                        g_in[q * cin + ci] += w.iter().zip(go).map(|(w, g)| w * g).sum::<f32>();
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::nn::{Shape, PLANES};
+    use games::rng::Rng;
+
+    fn loss(net: &Net, act: &mut Activations, legal: &[bool], pi: &[f32], z: f32) -> f64 {
+        net.forward(act);
+        let mut probs = vec![0.0; pi.len()];
+        masked_softmax(&act.logits, legal, &mut probs);
+        let ce: f64 = pi
+            .iter()
+            .zip(&probs)
+            .filter(|(&t, _)| t > 0.0)
+            .map(|(&t, &q)| -f64::from(t) * f64::from(q).ln())
+            .sum();
+        ce + f64::from(act.value - z).powi(2)
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let shape = Shape {
+            size: 3,
+            planes: PLANES,
+            width: 4,
+            blocks: 1,
+            hidden: 5,
+        };
+        let mut net = Net::random(shape, 11).unwrap();
+        // Biases away from zero so that ReLUs are not all on a kink.
+        let mut rng = Rng::new(5);
+        for w in &mut net.params {
+            *w += (rng.unit() as f32 - 0.5) * 0.2;
+        }
+        let mut act = Activations::new(&shape);
+        for cell in act.input.chunks_mut(PLANES) {
+            cell[rng.below(PLANES)] = 1.0;
+        }
+        let legal: Vec<bool> = (0..10).map(|i| i % 3 != 1).collect();
+        let mut pi = vec![0.0; 10];
+        for (i, t) in pi.iter_mut().enumerate() {
+            if legal[i] {
+                *t = 1.0 + i as f32;
+            }
+        }
+        let total: f32 = pi.iter().sum();
+        pi.iter_mut().for_each(|t| *t /= total);
+        let z = -1.0;
+
+        net.forward(&mut act);
+        let mut grad = vec![0.0; net.params.len()];
+        let mut scratch = Scratch::new(&net);
+        backward(&net, &act, &legal, &pi, z, &mut scratch, &mut grad);
+
+        let eps = 5e-4;
+        let mut bad = Vec::new();
+        for (i, &analytic) in grad.iter().enumerate() {
+            let keep = net.params[i];
+            net.params[i] = keep + eps;
+            let up = loss(&net, &mut act, &legal, &pi, z);
+            net.params[i] = keep - eps;
+            let down = loss(&net, &mut act, &legal, &pi, z);
+            net.params[i] = keep;
+            let numeric = (up - down) / (2.0 * f64::from(eps));
+            let analytic = f64::from(analytic);
+            if (numeric - analytic).abs() > 2e-3 + 2e-2 * numeric.abs().max(analytic.abs()) {
+                bad.push((i, analytic, numeric));
+            }
+        }
+        // A step of eps may cross a ReLU kink for a few parameters; a wrong formula fails
+        // for whole layers.
+        assert!(
+            bad.len() * 100 <= net.params.len(),
+            "{} of {} gradients off: {:?}",
+            bad.len(),
+            net.params.len(),
+            &bad[..bad.len().min(10)]
+        );
+        // Every layer takes part: a gradient that stopped at some layer would pass above.
+        let l = net.layout();
+        let mut layers = vec![
+            l.stem,
+            l.policy_conv,
+            l.policy_dense,
+            l.value_conv,
+            l.value_hidden,
+            l.value_out,
+        ];
+        layers.extend(l.blocks.iter().flatten());
+        for layer in layers {
+            assert!(
+                grad[layer.w..layer.b].iter().any(|g| g.abs() > 1e-6),
+                "no gradient reaches {layer:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Mini AlphaZero: learning a game by self-play, over the [`Encode`] games of the games
+//! crate (tic-tac-toe, Othello, Go). Files: `selfplay` (games of the network against
+//! itself: PUCT, Dirichlet noise, temperature), `grad` (the hand-written backward pass),
+//! `checkpoint` (the trainer's whole state in one file), this file (settings, the replay
+//! window, SGD, the generation loop).
+//!
+//! One **generation**: the current network plays [`Config::games`] games against itself
+//! (split over [`Config::threads`] threads by game number, so the result does not depend on
+//! scheduling), their positions join the replay window (the newest [`Config::window`]
+//! positions), and [`Config::steps`] minibatches of [`Config::batch`] positions drawn from
+//! the window, each seen through one of the board's 8 symmetries, train the network by SGD
+//! with momentum on `policy cross-entropy + value MSE + l2 · |θ|²`. Every random choice
+//! comes from [`Config::seed`] and the generation and game numbers: the same settings and
+//! thread count give the same network, and a run resumed from a checkpoint gives the same
+//! network as the run straight through.
+
+mod checkpoint;
+pub mod exact;
+mod grad;
+mod selfplay;
+
+pub use checkpoint::{write_atomically, CheckpointError};
+pub use grad::{backward, Loss, Scratch};
+pub use selfplay::{dirichlet, play, Played, Sample};
+
+use games::nn::{Activations, Encode, Net, Shape, PLANES};
+use games::rng::{mix, Rng};
+use std::collections::VecDeque;
+use std::time::Instant;
+
+/// Everything that decides what a training run learns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Trunk channels.
+    pub width: usize,
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Value head hidden units.
+    pub hidden: usize,
+    /// PUCT simulations per self-play move.
+    pub simulations: u32,
+    /// The PUCT exploration constant.
+    pub c_puct: f64,
+    /// Dirichlet noise parameter at the root.
+    pub alpha: f64,
+    /// Weight of the noise in the root's priors.
+    pub epsilon: f64,
+    /// Moves chosen in proportion to visits (temperature 1) at the start of each game; the
+    /// most visited move after.
+    pub temperature_plies: usize,
+    /// Self-play games per generation.
+    pub games: usize,
+    /// Positions kept in the replay window.
+    pub window: usize,
+    /// Positions per minibatch.
+    pub batch: usize,
+    /// Minibatches per generation.
+    pub steps: usize,
+    /// Learning rate.
+    pub lr: f32,
+    /// Momentum of SGD.
+    pub momentum: f32,
+    /// L2 regularisation.
+    pub l2: f32,
+    /// Threads for self-play and for the minibatch gradients.
+    pub threads: usize,
+    /// The run's random seed.
+    pub seed: u64,
+}
+
+impl Config {
+    /// The network shape for a `size`×`size` board.
+    pub fn shape(&self, size: usize) -> Shape {
+        Shape {
+            size,
+            planes: PLANES,
+            width: self.width,
+            blocks: self.blocks,
+            hidden: self.hidden,
+        }
+    }
+}
+
+/// The checkpoint file of the run in `dir`.
+pub fn checkpoint_path(dir: &std::path::Path) -> std::path::PathBuf {
+    dir.join("checkpoint.ckp")
+}
+
+/// What one generation did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Generation {
+    /// The generation's number, from 1.
+    pub number: u32,
+    /// Self-play games so far.
+    pub games: u64,
+    /// Self-play positions so far.
+    pub positions: u64,
+    /// Positions this generation.
+    pub new_positions: usize,
+    /// Network evaluations this generation.
+    pub evaluations: u64,
+    /// Mean loss over this generation's minibatches.
+    pub loss: Loss,
+    /// Self-play results this generation, for Black: wins, draws, losses.
+    pub black: [u32; 3],
+    /// Seconds of self-play, of training.
+    pub seconds: (f64, f64),
+}
+
+/// A training run's whole state: the network, the optimiser's momentum, the replay window
+/// and the counters. [`Trainer::save`] and [`Trainer::load`] keep it in one file.
+#[derive(Clone, Debug)]
+pub struct Trainer<G: Encode> {
+    /// The settings.
+    pub config: Config,
+    start: G,
+    /// The network being trained.
+    pub net: Net,
+    velocity: Vec<f32>,
+    window: VecDeque<Sample>,
+    /// Generations done.
+    pub generation: u32,
+    /// Self-play games so far.
+    pub games: u64,
+    /// Self-play positions so far.
+    pub positions: u64,
+    /// Seconds spent, over all sessions.
+    pub seconds: f64,
+}
+
+impl<G: Encode + Send + Sync> Trainer<G>
+where
+    G::Move: Send,
+{
+    /// A new run from `start` with a freshly initialised network.
+    ///
+    /// # Errors
+    ///
+    /// A message if the network shape is outside the limits.
+    pub fn new(start: G, config: Config) -> Result<Trainer<G>, String> {
+        let shape = config.shape(start.board_size());
+        let net = Net::random(shape, mix(config.seed ^ 0x006e_6574)).map_err(|e| e.to_string())?;
+        let velocity = vec![0.0; net.params.len()];
+        Ok(Trainer {
+            config,
+            start,
+            net,
+            velocity,
+            window: VecDeque::new(),
+            generation: 0,
+            games: 0,
+            positions: 0,
+            seconds: 0.0,
+        })
+    }
+
+    /// The position every self-play game starts from.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// Positions in the replay window.
+    pub fn window_len(&self) -> usize {
+        self.window.len()
+    }
+
+    /// One generation: self-play, then training.
+    pub fn generation(&mut self) -> Generation {
+        let number = self.generation + 1;
+        let clock = Instant::now();
+        let played = self.self_play(number);
+        let play_seconds = clock.elapsed().as_secs_f64();
+        let mut report = Generation {
+            number,
+            ..Generation::default()
+        };
+        for game in played {
+            report.black[(1 - i32::from(game.black)) as usize] += 1;
+            report.new_positions += game.samples.len();
+            report.evaluations += game.samples.len() as u64 * u64::from(self.config.simulations);
+            self.games += 1;
+            self.positions += game.samples.len() as u64;
+            self.window.extend(game.samples);
+        }
+        while self.window.len() > self.config.window {
+            self.window.pop_front();
+        }
+        let clock = Instant::now();
+        let mut total = Loss::default();
+        let mut rng = Rng::new(mix(self.config.seed ^ mix(u64::from(number) << 1 | 1)));
+        for _ in 0..self.config.steps {
+            let loss = self.step(&mut rng);
+            total.policy += loss.policy / self.config.steps as f32;
+            total.value += loss.value / self.config.steps as f32;
+        }
+        let train_seconds = clock.elapsed().as_secs_f64();
+        self.generation = number;
+        self.seconds += play_seconds + train_seconds;
+        report.games = self.games;
+        report.positions = self.positions;
+        report.loss = total;
+        report.seconds = (play_seconds, train_seconds);
+        report
+    }
+
+    /// The generation's games, in game order whatever the threads did.
+    fn self_play(&self, number: u32) -> Vec<Played<G::Move>> {
+        let threads = self.config.threads.max(1);
+        let count = self.config.games;
+        let seed = |game: usize| mix(self.config.seed ^ mix(u64::from(number) << 32 | game as u64));
+        let mut results: Vec<(usize, Played<G::Move>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        (t..count)
+                            .step_by(threads)
+                            .map(|g| (g, play(&self.start, &self.net, &self.config, seed(g))))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a self-play thread panicked"))
+                .collect()
+        });
+        results.sort_by_key(|(g, _)| *g);
+        results.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// One minibatch of SGD with momentum; returns its mean loss.
+    fn step(&mut self, rng: &mut Rng) -> Loss {
+        if self.window.is_empty() {
+            return Loss::default();
+        }
+        let size = self.start.board_size();
+        let batch: Vec<(usize, usize)> = (0..self.config.batch)
+            .map(|_| (rng.below(self.window.len()), rng.below(8)))
+            .collect();
+        let threads = self.config.threads.max(1);
+        let chunk = (batch.len() + threads - 1) / threads;
+        let net = &self.net;
+        let window = &self.window;
+        let parts: Vec<(Vec<f32>, Loss)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = batch
+                .chunks(chunk.max(1))
+                .map(|part| {
+                    scope.spawn(move || {
+                        let shape = net.shape();
+                        let mut act = Activations::new(shape);
+                        let mut scratch = Scratch::new(net);
+                        let mut grad = vec![0.0; net.params.len()];
+                        let mut legal = vec![false; shape.outputs()];
+                        let mut pi = vec![0.0; shape.outputs()];
+                        let mut loss = Loss::default();
+                        for &(i, t) in part {
+                            let sample = &window[i];
+                            sample.planes(size, t, &mut act.input);
+                            sample.targets(size, t, &mut legal, &mut pi);
+                            net.forward(&mut act);
+                            let l = backward(
+                                net,
+                                &act,
+                                &legal,
+                                &pi,
+                                f32::from(sample.z),
+                                &mut scratch,
+                                &mut grad,
+                            );
+                            loss.policy += l.policy;
+                            loss.value += l.value;
+                        }
+                        (grad, loss)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a training thread panicked"))
+                .collect()
+        });
+        let scale = 1.0 / batch.len() as f32;
+        let mut grad = vec![0.0; self.net.params.len()];
+        let mut loss = Loss::default();
+        for (g, l) in &parts {
+            for (a, b) in grad.iter_mut().zip(g) {
+                *a += b;
+            }
+            loss.policy += l.policy * scale;
+            loss.value += l.value * scale;
+        }
+        let c = &self.config;
+        for ((w, v), g) in self
+            .net
+            .params
+            .iter_mut()
+            .zip(&mut self.velocity)
+            .zip(&grad)
+        {
+            *v = c.momentum * *v + g * scale + 2.0 * c.l2 * *w;
+            *w -= c.lr * *v;
+        }
+        loss
+    }
+}

@@ -1,0 +1,204 @@
+//! Self-play: PUCT guided by the current network, Dirichlet noise at the root, visit counts
+//! as the policy target and the game's outcome as the value target.
+
+use super::Config;
+use games::mcts::{Settings, Signs, Tree};
+use games::nn::{symmetry, Encode, Inference, Net, PLANES};
+use games::rng::Rng;
+
+/// One training position: what the network sees and what it should have said.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Per point: 0 the side to move's stone, 1 the opponent's, 2 empty.
+    pub cells: Vec<u8>,
+    /// Per output (points, then the pass): whether the move was legal.
+    pub legal: Vec<bool>,
+    /// Per output: the share of the root's visits (0 where illegal).
+    pub pi: Vec<f32>,
+    /// The game's outcome for the side to move: +1, 0 or −1.
+    pub z: i8,
+}
+
+impl Sample {
+    /// Writes the sample's input planes, seen through symmetry `t`, into `planes`.
+    pub fn planes(&self, size: usize, t: usize, planes: &mut [f32]) {
+        planes.fill(0.0);
+        for (p, &cell) in self.cells.iter().enumerate() {
+            planes[symmetry(size, t, p) * PLANES + usize::from(cell)] = 1.0;
+        }
+    }
+
+    /// The legal mask and policy target seen through symmetry `t`.
+    pub fn targets(&self, size: usize, t: usize, legal: &mut [bool], pi: &mut [f32]) {
+        for (i, (&ok, &share)) in self.legal.iter().zip(&self.pi).enumerate() {
+            let j = symmetry(size, t, i);
+            legal[j] = ok;
+            pi[j] = share;
+        }
+    }
+}
+
+/// A gamma-distributed number with shape `alpha` and scale 1 (Marsaglia and Tsang, with
+/// the `U^(1/α)` boost for `α < 1`).
+fn gamma(alpha: f64, rng: &mut Rng) -> f64 {
+    if alpha < 1.0 {
+        let boost = rng.unit().max(f64::MIN_POSITIVE).powf(1.0 / alpha);
+        return gamma(alpha + 1.0, rng) * boost;
+    }
+    let d = alpha - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = rng.normal();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u = rng.unit();
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+/// A draw from the symmetric Dirichlet distribution of `k` weights with parameter `alpha`.
+pub fn dirichlet(alpha: f64, k: usize, rng: &mut Rng) -> Vec<f64> {
+    let mut x: Vec<f64> = (0..k).map(|_| gamma(alpha, rng)).collect();
+    let total: f64 = x.iter().sum();
+    if total > 0.0 {
+        x.iter_mut().for_each(|v| *v /= total);
+    } else {
+        x.fill(1.0 / k as f64);
+    }
+    x
+}
+
+/// A finished self-play game: its positions as samples and its moves.
+#[derive(Clone, Debug)]
+pub struct Played<M> {
+    /// One sample per searched position (forced moves are not searched).
+    pub samples: Vec<Sample>,
+    /// Every move, in order.
+    pub moves: Vec<M>,
+    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit).
+    pub black: i8,
+}
+
+/// Plays one game from `start` against itself with `net`, every random choice drawn from
+/// `seed`.
+pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played<G::Move> {
+    let mut rng = Rng::new(seed);
+    let mut inference = Inference::new(net);
+    let size = start.board_size();
+    let n = size * size;
+    let settings = Settings {
+        iterations: config.simulations,
+        c_puct: config.c_puct,
+        signs: Signs::Negamax,
+    };
+    let mut planes = vec![0.0; n * PLANES];
+    let mut game = start.clone();
+    let mut samples = Vec::new();
+    let mut sides = Vec::new();
+    let mut moves = Vec::new();
+    let limit = 4 * n + 8;
+    while game.score().is_none() && moves.len() < limit {
+        let legal_moves = game.moves();
+        let mv = if legal_moves.len() == 1 {
+            legal_moves[0]
+        } else {
+            let mut tree = Tree::start(&game, settings, &mut inference);
+            let noise = dirichlet(config.alpha, legal_moves.len(), &mut rng);
+            tree.mix_root_priors(&noise, config.epsilon);
+            tree.grow(config.simulations, &mut inference);
+            let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
+            let total: u32 = visits.iter().sum();
+            let mut sample = Sample {
+                cells: vec![2; n],
+                legal: vec![false; n + 1],
+                pi: vec![0.0; n + 1],
+                z: 0,
+            };
+            game.encode(&mut planes);
+            for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {
+                *cell = one_hot.iter().position(|&x| x == 1.0).unwrap_or(2) as u8;
+            }
+            for (&m, &v) in legal_moves.iter().zip(&visits) {
+                let i = game.move_index(m);
+                sample.legal[i] = true;
+                sample.pi[i] = v as f32 / total.max(1) as f32;
+            }
+            samples.push(sample);
+            sides.push(game.side());
+            let pick = if moves.len() < config.temperature_plies {
+                let mut r = rng.below(total.max(1) as usize) as u32;
+                visits
+                    .iter()
+                    .position(|&v| {
+                        let hit = r < v;
+                        r = r.saturating_sub(v);
+                        hit
+                    })
+                    .unwrap_or(0)
+            } else {
+                // The most visited move, the first of equals.
+                let best = visits.iter().copied().max().unwrap_or(0);
+                visits.iter().position(|&v| v == best).unwrap_or(0)
+            };
+            legal_moves[pick]
+        };
+        moves.push(mv);
+        game = game.after(mv).expect("a listed move is legal");
+    }
+    let (mover, score) = (game.side(), game.score().map_or(0, i32::signum));
+    let black = if mover == games::Color::Black {
+        score
+    } else {
+        -score
+    } as i8;
+    for (sample, side) in samples.iter_mut().zip(sides) {
+        sample.z = if side == games::Color::Black {
+            black
+        } else {
+            -black
+        };
+    }
+    Played {
+        samples,
+        moves,
+        black,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dirichlet_draws_sum_to_one_and_average_evenly() {
+        let mut rng = Rng::new(3);
+        let mut mean = [0.0; 4];
+        for _ in 0..4000 {
+            let x = dirichlet(0.3, 4, &mut rng);
+            assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            for (m, v) in mean.iter_mut().zip(&x) {
+                *m += v / 4000.0;
+            }
+        }
+        // Each weight averages 1/4; with α = 0.3 its variance is (1/4)(3/4)/(1.2 + 1) ≈ 0.085.
+        for m in mean {
+            assert!((m - 0.25).abs() < 0.03, "{mean:?}");
+        }
+    }
+
+    #[test]
+    fn gamma_has_the_right_mean() {
+        let mut rng = Rng::new(9);
+        for alpha in [0.25, 1.0, 3.0] {
+            let mean: f64 = (0..20_000).map(|_| gamma(alpha, &mut rng)).sum::<f64>() / 20_000.0;
+            assert!(
+                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
+                "alpha {alpha}: {mean}"
+            );
+        }
+    }
+}

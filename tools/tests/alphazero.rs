@@ -1,0 +1,228 @@
+//! Mini AlphaZero: tic-tac-toe learnt by self-play until its raw policy plays perfectly,
+//! determinism, checkpoints that resume exactly, and `az_train`'s bad input.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use games::tictactoe::Board;
+use std::path::Path;
+use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
+use tools::alphazero::{checkpoint_path, Config, Trainer};
+
+/// A tic-tac-toe run small enough for the test command (about 10 s on two cores).
+fn config() -> Config {
+    Config {
+        width: 16,
+        blocks: 1,
+        hidden: 32,
+        simulations: 64,
+        c_puct: 1.5,
+        alpha: 1.0,
+        epsilon: 0.25,
+        temperature_plies: 4,
+        games: 40,
+        window: 8_000,
+        batch: 64,
+        steps: 100,
+        lr: 0.05,
+        momentum: 0.9,
+        l2: 1e-4,
+        threads: 2,
+        seed: 1,
+    }
+}
+
+fn start() -> Board {
+    Board::new(3).unwrap()
+}
+
+#[test]
+fn tictactoe_self_play_learns_a_policy_that_never_loses() {
+    let mut trainer = Trainer::new(start(), config()).unwrap();
+    let judged = every_position(&start());
+    assert_eq!(judged.len(), 4520, "the non-final positions of tic-tac-toe");
+    let before = policy_mistakes(&trainer.net, &judged);
+    for _ in 0..40 {
+        trainer.generation();
+    }
+    let after = policy_mistakes(&trainer.net, &judged);
+    let (random, perfect) = against_random_and_perfect(&trainer.net, &start(), 200, 7);
+    assert_eq!(
+        random[2], 0,
+        "the raw policy lost to a random player: {random:?}"
+    );
+    assert_eq!(
+        perfect,
+        [0, 0],
+        "the raw policy against perfect play, as X and as O"
+    );
+    assert!(
+        after * 4 < before,
+        "mistakes over every position: {before} untrained, {after} trained"
+    );
+}
+
+fn run(generations: u32, config: &Config, from: Option<&Trainer<Board>>) -> Trainer<Board> {
+    let mut trainer = match from {
+        Some(t) => Trainer::from_bytes(&t.to_bytes(), start(), config.clone()).unwrap(),
+        None => Trainer::new(start(), config.clone()).unwrap(),
+    };
+    while trainer.generation < generations {
+        trainer.generation();
+    }
+    trainer
+}
+
+#[test]
+fn a_run_resumed_from_its_checkpoint_equals_the_run_straight_through() {
+    let small = Config {
+        games: 6,
+        steps: 8,
+        simulations: 16,
+        ..config()
+    };
+    let straight = run(3, &small, None);
+    let first = run(2, &small, None);
+    let resumed = run(3, &small, Some(&first));
+    assert_eq!(straight.net, resumed.net);
+    assert_eq!(straight.positions, resumed.positions);
+    assert_eq!(straight.window_len(), resumed.window_len());
+    // And the run is the same again: nothing depends on thread scheduling.
+    assert_eq!(run(3, &small, None).net, straight.net);
+    // A different seed is a different run.
+    let other = run(
+        3,
+        &Config {
+            seed: 2,
+            ..small.clone()
+        },
+        None,
+    );
+    assert_ne!(other.net, straight.net);
+
+    // Settings are checked on resume, and a corrupt checkpoint is refused.
+    let bytes = straight.to_bytes();
+    let err = Trainer::from_bytes(
+        &bytes,
+        start(),
+        Config {
+            lr: 0.5,
+            ..small.clone()
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+    for cut in [0, 10, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            Trainer::from_bytes(&bytes[..cut], start(), small.clone()).is_err(),
+            "cut at {cut}"
+        );
+    }
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x40;
+    let err = Trainer::from_bytes(&flipped, start(), small.clone()).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+}
+
+fn az_train(args: &[&str]) -> std::process::Output {
+    testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_az_train")), args, b"")
+}
+
+#[test]
+fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
+    let dir = testkit::scratch("az_train");
+    let d = dir.to_str().unwrap();
+    let small = [
+        "--game",
+        "tictactoe",
+        "--dir",
+        d,
+        "--games",
+        "4",
+        "--steps",
+        "4",
+        "--simulations",
+        "8",
+    ];
+    let out = az_train(&[&small[..], &["--generations", "2"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let progress = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        progress.lines().filter(|l| l.starts_with("gen ")).count(),
+        2,
+        "{progress}"
+    );
+    assert!(
+        progress.contains("positions") && progress.contains("elapsed"),
+        "{progress}"
+    );
+    assert!(checkpoint_path(&dir).exists());
+    let weights = std::fs::read(dir.join("weights.net")).unwrap();
+    assert!(games::nn::Net::from_bytes_for(&weights, "tictactoe", 3, 3).is_ok());
+
+    // The same command again would overwrite the run: refused.
+    let again = az_train(&[&small[..], &["--generations", "3"]].concat());
+    assert_eq!(again.status.code(), Some(1));
+    // Resumed, it does generation 3 only; the log has a header and three rows.
+    let resumed = az_train(&[&small[..], &["--generations", "3", "--resume"]].concat());
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(String::from_utf8_lossy(&resumed.stderr).starts_with("gen    3"));
+    let log = std::fs::read_to_string(dir.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 4, "{log}");
+    // Other settings on resume, a corrupt checkpoint, bad flags: one line, status 1.
+    let other = az_train(
+        &[
+            &small[..],
+            &["--generations", "4", "--resume", "--lr", "0.3"],
+        ]
+        .concat(),
+    );
+    let corrupt_dir = testkit::scratch("az_train_corrupt");
+    std::fs::write(
+        checkpoint_path(&corrupt_dir),
+        b"GAMESCKP\x01\x00\x00\x00garbage",
+    )
+    .unwrap();
+    let corrupt = az_train(&[
+        "--game",
+        "tictactoe",
+        "--dir",
+        corrupt_dir.to_str().unwrap(),
+        "--resume",
+    ]);
+    for (out, says) in [
+        (other, "other settings"),
+        (corrupt, "not a usable checkpoint"),
+        (az_train(&["--game", "chess", "--dir", d]), "--game is"),
+        (az_train(&["--dir", d]), "--game is required"),
+        (
+            az_train(&["--game", "go", "--dir", d, "--width", "0"]),
+            "--width",
+        ),
+        (
+            az_train(&["--game", "go", "--dir", d, "--lr", "fast"]),
+            "--lr",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--bogus"]),
+            "unknown option",
+        ),
+    ] {
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{says}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("az_train: ") && err.contains(says),
+            "{says}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
