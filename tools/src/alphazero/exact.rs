@@ -149,3 +149,89 @@ pub fn against_random_and_perfect<G: Encode + Hash + Eq>(
     let second = -duel(start, &mut perfect, &mut policy);
     (counts, [first, second])
 }
+
+impl<G: Game> Judged<G> {
+    /// Discs `mv` gives away against the best move (0 for a best move).
+    ///
+    /// # Panics
+    ///
+    /// If `mv` is not one of the position's moves.
+    pub fn disc_loss(&self, mv: G::Move) -> i32 {
+        let v = self
+            .values
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map(|&(_, v)| v)
+            .expect("a legal move");
+        self.best() - v
+    }
+}
+
+/// Reads a benchmark file of `othello_positions` (its `--help` gives the format).
+///
+/// # Errors
+///
+/// One line naming the line number and what is wrong.
+pub fn read_othello_positions(text: &str) -> Result<Vec<Judged<games::othello::Board>>, String> {
+    use games::othello::{Bitboard, Board, Move, Square};
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |why: String| format!("line {}: {why}", i + 1);
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let cells = fields.next().unwrap_or("");
+        let n = (1..=8)
+            .find(|n| n * n == cells.len())
+            .ok_or_else(|| at(format!("{} cells is not a square board", cells.len())))?;
+        let (mut black, mut white) = (0u64, 0u64);
+        for (k, ch) in cells.chars().enumerate() {
+            let bit = Square::new(k / n, k % n).bitboard().0;
+            match ch {
+                'X' => black |= bit,
+                'O' => white |= bit,
+                '-' => {}
+                other => return Err(at(format!("{other:?} is not X, O or -"))),
+            }
+        }
+        let side = match fields.next() {
+            Some("X") => games::Color::Black,
+            Some("O") => games::Color::White,
+            other => return Err(at(format!("the side to move is X or O, not {other:?}"))),
+        };
+        let position = Board::from_discs(n, Bitboard(black), Bitboard(white), side)
+            .map_err(|e| at(e.to_string()))?;
+        let mut values = Vec::new();
+        for field in fields {
+            let (square, value) = field
+                .strip_suffix(';')
+                .and_then(|f| f.split_once(':'))
+                .ok_or_else(|| at(format!("{field:?} is not square:value;")))?;
+            let mv = if square == "pass" {
+                Move::Pass
+            } else {
+                Move::Play(square.parse().map_err(|e| at(format!("{e}")))?)
+            };
+            let value: i32 = value
+                .parse()
+                .map_err(|_| at(format!("{value:?} is not a number")))?;
+            values.push((mv, value));
+        }
+        let mut listed: Vec<Move> = values.iter().map(|&(m, _)| m).collect();
+        let mut legal = position.legal_moves();
+        let key = |m: &Move| match m {
+            Move::Play(sq) => sq.index(),
+            Move::Pass => 64,
+        };
+        listed.sort_by_key(key);
+        legal.sort_by_key(key);
+        if listed != legal {
+            return Err(at(
+                "the moves listed are not the position's legal moves".to_string()
+            ));
+        }
+        out.push(Judged { position, values });
+    }
+    Ok(out)
+}

@@ -28,6 +28,8 @@ usage: az_train --game G --dir DIR [options]
   --minutes M         or after M minutes of this session, at the end of a generation
   --threads T         self-play and gradient threads (default 2)
   --seed N            random seed (default 1)
+  --snapshot-every N  also keep the network of every Nth generation as
+                      DIR/weights-gNNNN.net (default 10; 0 never), for az_eval's curves
 
 Settings (defaults depend on the game; `--show` prints them):
   --width N --blocks N --hidden N       the network: trunk channels, residual blocks,
@@ -97,6 +99,7 @@ struct Run {
     generations: u32,
     minutes: Option<f64>,
     show: bool,
+    snapshot_every: u32,
     config: Config,
 }
 
@@ -117,6 +120,7 @@ fn parse() -> Result<Run, String> {
         generations: 50,
         minutes: None,
         show: false,
+        snapshot_every: 10,
         config: config.clone(),
     };
     let mut dir = None;
@@ -136,6 +140,7 @@ fn parse() -> Result<Run, String> {
             }
             "--resume" => run.resume = true,
             "--show" => run.show = true,
+            "--snapshot-every" => run.snapshot_every = cli::value(&flag, it.next(), |_| true)?,
             "--generations" => run.generations = cli::value(&flag, it.next(), |&n| n >= 1)?,
             "--minutes" => run.minutes = Some(cli::value(&flag, it.next(), |&m: &f64| m > 0.0)?),
             "--threads" => c.threads = cli::value(&flag, it.next(), |&t| (1..=64).contains(&t))?,
@@ -288,7 +293,13 @@ where
         trainer
             .save(&checkpoint)
             .map_err(|e| format!("{}: {e}", checkpoint.display()))?;
-        save_weights(&run.dir, &trainer)?;
+        save_weights(&run.dir.join("weights.net"), &trainer)?;
+        if run.snapshot_every > 0 && g.number % run.snapshot_every == 0 {
+            save_weights(
+                &run.dir.join(format!("weights-g{:04}.net", g.number)),
+                &trainer,
+            )?;
+        }
         let row = format!(
             "{},{},{},{:.1},{:.4},{:.4},{},{},{},{}\n",
             g.number,
@@ -307,13 +318,12 @@ where
     Ok(())
 }
 
-fn save_weights<G>(dir: &Path, trainer: &Trainer<G>) -> Result<(), String>
+fn save_weights<G>(path: &Path, trainer: &Trainer<G>) -> Result<(), String>
 where
     G: games::nn::Encode + Send + Sync,
     G::Move: Send,
 {
-    let path = dir.join("weights.net");
-    tools::alphazero::write_atomically(&path, &trainer.net.to_bytes(G::NAME))
+    tools::alphazero::write_atomically(path, &trainer.net.to_bytes(G::NAME))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -1,0 +1,561 @@
+//! az_eval — players of 6×6 Othello measured against perfect play: mistakes on a benchmark
+//! of positions with exact move values, and whole games against the exact solver and
+//! against playout MCTS. See [`USAGE`].
+
+use games::endgame::Solver;
+use games::mcts::{Evaluator, Playouts, Settings, Signs, Tree};
+use games::nn::{Inference, Net};
+use games::othello::{Board, Move};
+use games::rng::Rng;
+use games::search::Game;
+use games::Color;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tools::alphazero::exact::{policy_move, read_othello_positions, Judged};
+use tools::cli;
+
+const USAGE: &str = "\
+az_eval: 6x6 Othello players against perfect play
+
+usage: az_eval --positions FILE [--weights FILE] [options]
+
+  --positions FILE    a benchmark from othello_positions (exact value of every move)
+  --weights FILE      a trained network (az_train --game othello)
+  --players LIST      comma-separated, default random,greedy,playout1000,untrained100,
+                      policy,net100,net400: random, greedy (most flips), playoutN (MCTS
+                      with N random playouts), untrainedN (MCTS N with an untrained network
+                      of the trained one's shape), policy (the raw policy's top move), netN
+                      (MCTS N with the trained network)
+  --threads T         positions measured in parallel (default 2)
+  --versus-solver     also play the trained network + MCTS (--simulations) from the start
+                      against the exact solver, as White and as Black
+  --versus-playouts N also play N games (colours alternating) of the trained network +
+                      MCTS against playout MCTS, both with --seconds per move
+  --simulations N     MCTS simulations for --versus-solver (default 400)
+  --seconds S         seconds per move for --versus-playouts (default 0.5)
+  --curve DIR         instead: measure every checkpoint DIR/weights-gNNNN.net of a run
+                      (az_train --snapshot-every) with --players (default policy,net100)
+                      and write DIR/strength.csv for az_plot: generation, games, seconds
+                      (from DIR/log.csv), each player's mistake rate and disc loss
+  --every N           with --curve: only every Nth checkpoint file (default 1)
+  --seed N            random seed (default 1)
+
+A move is a mistake when another legal move has a strictly better exact outcome (win, draw
+or loss); disc loss is the best move's final margin minus the chosen move's. Progress on
+stderr; the tables on stdout (Markdown).
+";
+
+/// A player's move in a position.
+type Player<'a> = Box<dyn FnMut(&Board) -> Move + 'a>;
+
+const C_PUCT: f64 = 1.5;
+
+fn mcts<'a, E: Evaluator<Board> + 'a>(iterations: u32, mut evaluator: E) -> Player<'a> {
+    let settings = Settings {
+        iterations,
+        c_puct: C_PUCT,
+        signs: Signs::Negamax,
+    };
+    Box::new(move |b: &Board| {
+        let moves = b.legal_moves();
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        Tree::search(b, settings, &mut evaluator)
+            .best_move()
+            .expect("a move")
+    })
+}
+
+/// The player `name` stands for; `seed` for its random choices.
+fn player<'a>(
+    name: &str,
+    trained: Option<&'a Net>,
+    untrained: &'a Net,
+    seed: u64,
+) -> Result<Player<'a>, String> {
+    let count = |prefix: &str| -> Option<u32> {
+        name.strip_prefix(prefix)?.parse().ok().filter(|&n| n > 0)
+    };
+    let need = || trained.ok_or_else(|| format!("player {name} needs --weights"));
+    if name == "random" {
+        let mut rng = Rng::new(seed);
+        return Ok(Box::new(move |b: &Board| {
+            let moves = b.legal_moves();
+            moves[rng.below(moves.len())]
+        }));
+    }
+    if name == "greedy" {
+        let mut rng = Rng::new(seed);
+        return Ok(Box::new(move |b: &Board| {
+            let moves = b.legal_moves();
+            let flips = |m: &Move| match m {
+                Move::Play(sq) => b.flips(*sq).map_or(0, games::othello::Bitboard::count),
+                Move::Pass => 0,
+            };
+            let most = moves.iter().map(flips).max().unwrap_or(0);
+            let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
+            best[rng.below(best.len())]
+        }));
+    }
+    if name == "policy" {
+        let mut inference = Inference::new(need()?);
+        return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
+    }
+    if let Some(n) = count("playout") {
+        return Ok(mcts(n, Playouts::<Board>::new(seed)));
+    }
+    if let Some(n) = count("untrained") {
+        return Ok(mcts(n, Inference::new(untrained)));
+    }
+    if let Some(n) = count("net") {
+        return Ok(mcts(n, Inference::new(need()?)));
+    }
+    Err(format!("unknown player {name:?} (see --help)"))
+}
+
+/// Stages of the game by empty squares, for the table's columns.
+const STAGES: [(u32, u32); 4] = [(10, 14), (15, 18), (19, 22), (23, 32)];
+
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    positions: [u32; 4],
+    mistakes: [u32; 4],
+    disc_loss: u64,
+}
+
+fn measure(
+    name: &str,
+    positions: &[Judged<Board>],
+    trained: Option<&Net>,
+    untrained: &Net,
+    threads: usize,
+    seed: u64,
+) -> Result<Tally, String> {
+    // Check the name once, before the threads start.
+    drop(player(name, trained, untrained, seed)?);
+    let parts: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut play = player(name, trained, untrained, seed.wrapping_add(t as u64))
+                        .expect("checked");
+                    let mut tally = Tally::default();
+                    for judged in positions.iter().skip(t).step_by(threads) {
+                        let empties = judged.position.empties().count();
+                        let stage = STAGES
+                            .iter()
+                            .position(|&(a, b)| (a..=b).contains(&empties))
+                            .unwrap_or(0);
+                        let mv = play(&judged.position);
+                        tally.positions[stage] += 1;
+                        tally.mistakes[stage] += u32::from(judged.is_mistake(mv));
+                        tally.disc_loss += judged.disc_loss(mv) as u64;
+                    }
+                    tally
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a measuring thread panicked"))
+            .collect()
+    });
+    let mut total = Tally::default();
+    for p in parts {
+        for s in 0..4 {
+            total.positions[s] += p.positions[s];
+            total.mistakes[s] += p.mistakes[s];
+        }
+        total.disc_loss += p.disc_loss;
+    }
+    Ok(total)
+}
+
+fn percent(part: u32, whole: u32) -> String {
+    if whole == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * f64::from(part) / f64::from(whole))
+    }
+}
+
+/// A whole game from the 6×6 start; `black` and `white` choose the moves. Returns the final
+/// margin for Black and the moves.
+fn game(black: &mut Player<'_>, white: &mut Player<'_>) -> (i32, Vec<Move>) {
+    let mut board = Board::new(6).expect("6x6");
+    let mut moves = Vec::new();
+    while !board.is_game_over() {
+        let mv = if board.side_to_move() == Color::Black {
+            black(&board)
+        } else {
+            white(&board)
+        };
+        moves.push(mv);
+        board = board.after(mv).expect("players make legal moves");
+    }
+    let margin = board.final_margin();
+    (
+        if board.side_to_move() == Color::Black {
+            margin
+        } else {
+            -margin
+        },
+        moves,
+    )
+}
+
+fn moves_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| match m {
+            Move::Play(sq) => sq.to_string(),
+            Move::Pass => "pass".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The exact solver as a player: the first move of its principal variation.
+fn solver_player<'a>(solver: &'a mut Solver) -> Player<'a> {
+    Box::new(move |b: &Board| {
+        let clock = Instant::now();
+        let solution = solver.solve(b);
+        eprintln!(
+            "az_eval: solver at {} empties: {:+} in {:.1} s",
+            b.empties().count(),
+            solution.score,
+            clock.elapsed().as_secs_f64()
+        );
+        solution.pv[0]
+    })
+}
+
+/// MCTS with `evaluator` for `seconds` per move.
+fn timed<'a, E: Evaluator<Board> + 'a>(
+    seconds: f64,
+    mut evaluator: E,
+    stats: &'a std::cell::Cell<(u64, u32)>,
+) -> Player<'a> {
+    let settings = Settings {
+        iterations: 0,
+        c_puct: C_PUCT,
+        signs: Signs::Negamax,
+    };
+    Box::new(move |b: &Board| {
+        let moves = b.legal_moves();
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+        let mut tree = Tree::start(b, settings, &mut evaluator);
+        while Instant::now() < deadline {
+            tree.grow(32, &mut evaluator);
+        }
+        let (n, m) = stats.get();
+        stats.set((n + u64::from(tree.root().visits), m + 1));
+        tree.best_move().expect("a move")
+    })
+}
+
+struct Run {
+    positions: String,
+    weights: Option<String>,
+    players: Vec<String>,
+    threads: usize,
+    versus_solver: bool,
+    versus_playouts: u32,
+    simulations: u32,
+    seconds: f64,
+    seed: u64,
+    curve: Option<String>,
+    every: usize,
+}
+
+fn parse() -> Result<Run, String> {
+    let mut run = Run {
+        positions: String::new(),
+        weights: None,
+        players: "random,greedy,playout1000,untrained100,policy,net100,net400"
+            .split(',')
+            .map(String::from)
+            .collect(),
+        threads: 2,
+        versus_solver: false,
+        versus_playouts: 0,
+        simulations: 400,
+        seconds: 0.5,
+        seed: 1,
+        curve: None,
+        every: 1,
+    };
+    let mut players_given = false;
+    let mut positions = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--positions" => positions = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--weights" => run.weights = Some(cli::value(&flag, args.next(), |_| true)?),
+            "--players" => {
+                let list: String = cli::value(&flag, args.next(), |_| true)?;
+                run.players = list.split(',').map(String::from).collect();
+                players_given = true;
+            }
+            "--threads" => {
+                run.threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?;
+            }
+            "--versus-solver" => run.versus_solver = true,
+            "--versus-playouts" => {
+                run.versus_playouts = cli::value(&flag, args.next(), |&n| n <= 10_000)?;
+            }
+            "--simulations" => {
+                run.simulations =
+                    cli::value(&flag, args.next(), |&n| (1..=1_000_000).contains(&n))?;
+            }
+            "--seconds" => {
+                run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
+            }
+            "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,
+            "--curve" => run.curve = Some(cli::value(&flag, args.next(), |_| true)?),
+            "--every" => run.every = cli::value(&flag, args.next(), |&n| n >= 1)?,
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    run.positions = positions.ok_or("--positions FILE is required")?;
+    if run.curve.is_some() && !players_given {
+        run.players = vec!["policy".to_string(), "net100".to_string()];
+    }
+    Ok(run)
+}
+
+fn main() -> ExitCode {
+    cli::main("az_eval", USAGE, || {
+        let report = evaluate()?;
+        let mut out = std::io::stdout().lock();
+        out.write_all(report.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write stdout: {e}"))
+    })
+}
+
+fn evaluate() -> Result<String, String> {
+    let run = parse()?;
+    let text =
+        std::fs::read_to_string(&run.positions).map_err(|e| format!("{}: {e}", run.positions))?;
+    let positions = read_othello_positions(&text).map_err(|e| format!("{}: {e}", run.positions))?;
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", run.positions));
+    }
+    if let Some(dir) = &run.curve {
+        return curve(&run, dir, &positions);
+    }
+    let trained = run
+        .weights
+        .as_deref()
+        .map(|w| cli::load_weights(w, "othello", 6))
+        .transpose()?;
+    let shape = trained.as_ref().map_or(
+        games::nn::Shape {
+            size: 6,
+            planes: games::nn::PLANES,
+            width: 32,
+            blocks: 2,
+            hidden: 64,
+        },
+        |n| *n.shape(),
+    );
+    let untrained = Net::random(shape, run.seed).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} positions from {}\n",
+        positions.len(),
+        run.positions
+    );
+    let _ = write!(out, "| player |");
+    for (a, b) in STAGES {
+        let _ = write!(out, " {a}–{b} empties |");
+    }
+    let _ = writeln!(out, " all | mean disc loss |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    for name in &run.players {
+        let clock = Instant::now();
+        let t = measure(
+            name,
+            &positions,
+            trained.as_ref(),
+            &untrained,
+            run.threads,
+            run.seed,
+        )?;
+        let all: u32 = t.positions.iter().sum();
+        eprintln!(
+            "az_eval: {name}: {} positions in {:.1} s",
+            all,
+            clock.elapsed().as_secs_f64()
+        );
+        let _ = write!(out, "| {name} |");
+        for s in 0..4 {
+            let _ = write!(out, " {} |", percent(t.mistakes[s], t.positions[s]));
+        }
+        let _ = writeln!(
+            out,
+            " {} | {:.2} |",
+            percent(t.mistakes.iter().sum(), all),
+            t.disc_loss as f64 / f64::from(all.max(1))
+        );
+    }
+    if run.versus_solver {
+        let net = trained.as_ref().ok_or("--versus-solver needs --weights")?;
+        let _ = writeln!(
+            out,
+            "\nAgainst the exact solver (net + MCTS {}; the exact result of 6x6 is White by 4):\n",
+            run.simulations
+        );
+        for agent_black in [false, true] {
+            let mut solver = Solver::new(24);
+            let mut agent = mcts(run.simulations, Inference::new(net));
+            let mut exact = solver_player(&mut solver);
+            let (margin, moves) = if agent_black {
+                game(&mut agent, &mut exact)
+            } else {
+                game(&mut exact, &mut agent)
+            };
+            let _ = writeln!(
+                out,
+                "- agent as {}: Black {:+} ({}) — {}",
+                if agent_black { "Black" } else { "White" },
+                margin,
+                if margin == 0 {
+                    "draw".to_string()
+                } else {
+                    format!("{} wins", if margin > 0 { "Black" } else { "White" })
+                },
+                moves_text(&moves)
+            );
+        }
+    }
+    if run.versus_playouts > 0 {
+        let net = trained
+            .as_ref()
+            .ok_or("--versus-playouts needs --weights")?;
+        let (mut wins, mut draws) = (0u32, 0u32);
+        let net_stats = std::cell::Cell::new((0, 0));
+        let playout_stats = std::cell::Cell::new((0, 0));
+        for g in 0..run.versus_playouts {
+            let mut agent = timed(run.seconds, Inference::new(net), &net_stats);
+            let mut other = timed(
+                run.seconds,
+                Playouts::<Board>::new(run.seed + u64::from(g)),
+                &playout_stats,
+            );
+            let agent_black = g % 2 == 0;
+            let (margin, _) = if agent_black {
+                game(&mut agent, &mut other)
+            } else {
+                game(&mut other, &mut agent)
+            };
+            let for_agent = if agent_black { margin } else { -margin };
+            wins += u32::from(for_agent > 0);
+            draws += u32::from(for_agent == 0);
+            eprintln!(
+                "az_eval: game {}/{}: agent as {}, {for_agent:+}",
+                g + 1,
+                run.versus_playouts,
+                if agent_black { "Black" } else { "White" }
+            );
+        }
+        let n = run.versus_playouts;
+        let score = f64::from(wins) + 0.5 * f64::from(draws);
+        let (low, high) = tools::matches::wilson(score, n);
+        let per = |c: &std::cell::Cell<(u64, u32)>| c.get().0 as f64 / f64::from(c.get().1.max(1));
+        let _ = writeln!(
+            out,
+            "\nAgainst playout MCTS at {} s per move: {n} games, {wins} wins, {draws} draws: {:.1}% (95% interval {:.1}–{:.1}%); searches per move: net {:.0}, playouts {:.0}",
+            run.seconds,
+            100.0 * score / f64::from(n),
+            100.0 * low,
+            100.0 * high,
+            per(&net_stats),
+            per(&playout_stats)
+        );
+    }
+    Ok(out)
+}
+
+/// `--curve`: every checkpoint of the run in `dir`, measured; writes `dir/strength.csv`.
+fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, String> {
+    let dir = std::path::Path::new(dir);
+    let log_path = dir.join("log.csv");
+    let log =
+        std::fs::read_to_string(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    // generation -> (games, seconds): columns 0, 1 and 3 of az_train's log.
+    let mut by_generation = std::collections::HashMap::new();
+    for line in log.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if let (Some(g), Some(games), Some(secs)) = (f.first(), f.get(1), f.get(3)) {
+            if let (Ok(g), Ok(games), Ok(secs)) =
+                (g.parse::<u32>(), games.parse::<u64>(), secs.parse::<f64>())
+            {
+                by_generation.insert(g, (games, secs));
+            }
+        }
+    }
+    let mut files: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let g = name
+                .strip_prefix("weights-g")?
+                .strip_suffix(".net")?
+                .parse()
+                .ok()?;
+            Some((g, path))
+        })
+        .collect();
+    files.sort();
+    let files: Vec<_> = files.into_iter().step_by(run.every).collect();
+    if files.is_empty() {
+        return Err(format!(
+            "{}: no weights-gNNNN.net checkpoints",
+            dir.display()
+        ));
+    }
+    let mut csv = String::from("generation,games,seconds");
+    for p in &run.players {
+        let _ = write!(csv, ",{p}_mistakes,{p}_disc_loss");
+    }
+    csv.push('\n');
+    let clock = Instant::now();
+    for (i, (g, path)) in files.iter().enumerate() {
+        let net = cli::load_weights(&path.to_string_lossy(), "othello", 6)?;
+        let untrained = Net::random(*net.shape(), run.seed).map_err(|e| e.to_string())?;
+        let (games, secs) = by_generation.get(g).copied().unwrap_or((0, 0.0));
+        let _ = write!(csv, "{g},{games},{secs:.1}");
+        for p in &run.players {
+            let t = measure(p, positions, Some(&net), &untrained, run.threads, run.seed)?;
+            let all: u32 = t.positions.iter().sum();
+            let mistakes: u32 = t.mistakes.iter().sum();
+            let _ = write!(
+                csv,
+                ",{:.2},{:.3}",
+                100.0 * f64::from(mistakes) / f64::from(all.max(1)),
+                t.disc_loss as f64 / f64::from(all.max(1))
+            );
+        }
+        csv.push('\n');
+        eprintln!(
+            "az_eval: checkpoint {}/{} (generation {g}) measured, {:.0} s",
+            i + 1,
+            files.len(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    let out = dir.join("strength.csv");
+    tools::alphazero::write_atomically(&out, csv.as_bytes())
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(csv)
+}

@@ -1,0 +1,185 @@
+//! othello_positions — a benchmark of 6×6 Othello positions from varied play, each with the
+//! exact value of every legal move (the endgame solver's), for measuring players against
+//! perfect play. See [`USAGE`].
+
+use games::endgame::Solver;
+use games::othello::{Board, Move};
+use games::rng::Rng;
+use games::search::Game;
+use games::Color;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+use tools::cli;
+
+const USAGE: &str = "\
+othello_positions: 6x6 Othello positions from varied play, each with the exact final disc
+margin of every legal move (the endgame solver), for measuring players against perfect play
+
+usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH]
+
+  --out FILE        where to write them (written whole at the end, through a rename)
+  --count N         positions (default 2000), spread evenly over the empties range
+  --empties A..B    empty squares of the positions (default 10..30; at most 32)
+  --seed N          random seed (default 1): the same seed makes the same file
+
+Each game is played from the start by two players drawn at random: uniformly random,
+greedy (most discs flipped), or random with probability 1/2 and greedy otherwise; a game
+stops at its drawn number of empties. Positions with fewer than two legal moves and
+repeats are skipped. Progress goes to stderr.
+
+Format, one position per line (lines starting with # are comments): 36 characters row by
+row from a1 (X black, O white, - empty), a space, the side to move (X or O), then for every
+legal move `square:value;` best first, the value the final disc margin for the side to
+move after that move and perfect play (empties counted for the winner): the format of the
+FFO/Edax .obf files, for 6x6.
+";
+
+#[derive(Clone, Copy)]
+enum Player {
+    Random,
+    Greedy,
+    Mixed,
+}
+
+fn choose(board: &Board, player: Player, rng: &mut Rng) -> Move {
+    let moves = board.legal_moves();
+    let greedy = match player {
+        Player::Random => false,
+        Player::Greedy => true,
+        Player::Mixed => rng.below(2) == 0,
+    };
+    if !greedy {
+        return moves[rng.below(moves.len())];
+    }
+    let flips = |m: &Move| match m {
+        Move::Play(sq) => board.flips(*sq).map_or(0, games::othello::Bitboard::count),
+        Move::Pass => 0,
+    };
+    let most = moves.iter().map(flips).max().unwrap_or(0);
+    let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
+    best[rng.below(best.len())]
+}
+
+/// A position after varied play with `empties` empty squares, or `None` if the game ended or
+/// passed through that count.
+fn sample(empties: u32, rng: &mut Rng) -> Option<Board> {
+    const PLAYERS: [Player; 3] = [Player::Random, Player::Greedy, Player::Mixed];
+    let players = [PLAYERS[rng.below(3)], PLAYERS[rng.below(3)]];
+    let mut board = Board::new(6).expect("6x6");
+    while board.empties().count() > empties {
+        if board.is_game_over() {
+            return None;
+        }
+        let side = usize::from(board.side_to_move() == Color::White);
+        let mv = choose(&board, players[side], rng);
+        board = board.after(mv).expect("a legal move");
+    }
+    (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
+}
+
+fn line(board: &Board, values: &[(Move, i32)]) -> String {
+    let mut out = String::new();
+    for r in 0..6 {
+        for c in 0..6 {
+            out.push(match board.at(games::othello::Square::new(r, c)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '-',
+            });
+        }
+    }
+    out.push_str(match board.side_to_move() {
+        Color::Black => " X",
+        Color::White => " O",
+    });
+    for (mv, v) in values {
+        let _ = write!(
+            out,
+            " {}:{v:+};",
+            match mv {
+                Move::Play(sq) => sq.to_string(),
+                Move::Pass => "pass".to_string(),
+            }
+        );
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    cli::main("othello_positions", USAGE, run)
+}
+
+fn run() -> Result<(), String> {
+    let mut out = None;
+    let mut count = 2000usize;
+    let mut seed = 1u64;
+    let (mut low, mut high) = (10u32, 30u32);
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--count" => count = cli::value(&flag, args.next(), |&n| (1..=1_000_000).contains(&n))?,
+            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--empties" => {
+                let text = cli::value::<String>(&flag, args.next(), |_| true)?;
+                let range = text
+                    .split_once("..")
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                    .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= 32)
+                    .ok_or_else(|| format!("--empties is LOW..HIGH within 1..32, not {text:?}"))?;
+                (low, high) = range;
+            }
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    let out = out.ok_or("--out FILE is required")?;
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::new(22);
+    let mut seen = HashSet::new();
+    let mut lines = vec![
+        format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}"),
+        "# 6x6 positions from varied play; every legal move with its exact final disc margin for the side to move, best first".to_string(),
+    ];
+    let clock = Instant::now();
+    let levels = high - low + 1;
+    let mut nodes = 0u64;
+    for i in 0..count {
+        // Position i goes to level i mod levels: an even spread over the empties.
+        let empties = low + (i as u32 % levels);
+        let board = loop {
+            if let Some(b) = sample(empties, &mut rng) {
+                if seen.insert(b) {
+                    break b;
+                }
+            }
+        };
+        let mut values: Vec<(Move, i32)> = board
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let child = board.after(mv).expect("a legal move");
+                let solution = solver.solve(&child);
+                nodes += solution.nodes;
+                // The child's score is for the opponent, who moves there (a pass is a move).
+                (mv, -solution.score)
+            })
+            .collect();
+        values.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        lines.push(line(&board, &values));
+        if (i + 1) % 50 == 0 || i + 1 == count {
+            let secs = clock.elapsed().as_secs_f64();
+            eprintln!(
+                "othello_positions: {}/{count} positions, {:.1} M nodes, {:.0} s, {:.1} positions/s (now at {empties} empties)",
+                i + 1,
+                nodes as f64 / 1e6,
+                secs,
+                (i + 1) as f64 / secs.max(1e-9)
+            );
+        }
+    }
+    lines.push(String::new());
+    tools::alphazero::write_atomically(std::path::Path::new(&out), lines.join("\n").as_bytes())
+        .map_err(|e| format!("{out}: {e}"))
+}
