@@ -226,3 +226,168 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_trainer_and_a_worker_exchange_games_and_weights_through_a_directory() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = testkit::scratch("az_train_roles");
+    let d = dir.to_str().unwrap();
+    // A games file from a misconfigured worker (another game) is set aside, not fatal.
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    let stray = tools::alphazero::exchange::to_bytes("othello", 6, &[]);
+    std::fs::write(dir.join("games/w0009-00000000.games"), stray).unwrap();
+    let common = [
+        "--game",
+        "tictactoe",
+        "--dir",
+        d,
+        "--games",
+        "4",
+        "--steps",
+        "4",
+        "--simulations",
+        "8",
+        "--threads",
+        "1",
+    ];
+    let mut trainer = Command::new(env!("CARGO_BIN_EXE_az_train"))
+        .args(common)
+        .args(["--role", "trainer", "--generations", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let worker = az_train(
+        &[
+            &common[..],
+            &["--role", "worker", "--worker", "3", "--generations", "2"],
+        ]
+        .concat(),
+    );
+    assert!(
+        worker.status.success(),
+        "{}",
+        String::from_utf8_lossy(&worker.stderr)
+    );
+    let progress = String::from_utf8(worker.stderr).unwrap();
+    assert_eq!(
+        progress
+            .lines()
+            .filter(|l| l.starts_with("worker 3 batch"))
+            .count(),
+        2,
+        "{progress}"
+    );
+    let clock = Instant::now();
+    let status = loop {
+        if let Some(status) = trainer.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(60),
+            "the trainer did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(trainer.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{err}");
+    assert!(err.contains("gen    1"), "{err}");
+    assert!(err.contains("moved to games/bad"), "{err}");
+    assert!(dir.join("games/bad/w0009-00000000.games").exists());
+    // The trainer's checkpoint holds the worker's games; the absorbed files are kept aside.
+    let t = Trainer::load(
+        &checkpoint_path(&dir),
+        start(),
+        Config {
+            games: 4,
+            steps: 4,
+            simulations: 8,
+            threads: 1,
+            ..config()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.generation, 1);
+    assert!(t.games >= 4 && t.window_len() > 0);
+    let used = std::fs::read_dir(dir.join("games/used")).unwrap().count();
+    assert!(used >= 1, "absorbed games files are moved to games/used");
+}
+
+/// The committed benchmark of 6×6 positions (`othello_positions`; README, Test data).
+fn benchmark() -> Vec<tools::alphazero::exact::Judged<games::othello::Board>> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/alphazero/othello6-positions.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    tools::alphazero::exact::read_othello_positions(&text).unwrap()
+}
+
+#[test]
+fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() {
+    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    let positions = benchmark();
+    assert!(positions.len() >= 2000, "{} positions", positions.len());
+    let mut per_level = std::collections::BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for j in &positions {
+        *per_level.entry(j.position.empties().count()).or_insert(0) += 1;
+        assert!(seen.insert(j.position), "a repeated position");
+        assert!(j.values.len() >= 2, "positions with one move are left out");
+        assert!(j.values.windows(2).all(|w| w[0].1 >= w[1].1), "best first");
+    }
+    assert_eq!(
+        per_level.keys().copied().collect::<Vec<_>>(),
+        (10..=22).collect::<Vec<_>>()
+    );
+    assert!(per_level.values().all(|&n| n >= 150), "{per_level:?}");
+    // The endgame solver made the values; alpha-beta over the Game trait (another
+    // implementation, with its own move generation and scoring) checks a sample.
+    let mut checked = 0;
+    for j in positions
+        .iter()
+        .filter(|j| j.position.empties().count() <= 11)
+        .step_by(5)
+        .take(30)
+    {
+        for &(mv, value) in &j.values {
+            let child = j.position.after(mv).unwrap();
+            assert_eq!(
+                -alpha_beta(&child, FULL_WINDOW).value,
+                value,
+                "{} after {mv:?}",
+                j.position
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "{checked} move values checked");
+}
+
+#[test]
+fn bad_benchmark_lines_name_the_line() {
+    use tools::alphazero::exact::read_othello_positions;
+    let good = "--------------OX----XO-------------- X";
+    for (text, says) in [
+        ("# a comment\nXXO X c1:+2;", "line 2: 3 cells"),
+        (
+            "--------------OX?---XO-------------- X c1:+2;",
+            "line 1: '?'",
+        ),
+        (
+            "--------------OX----XO-------------- B c1:+2;",
+            "side to move",
+        ),
+        (&format!("{good} c3:+2")[..], "square:value"),
+        (&format!("{good} c3:big;")[..], "not a number"),
+        (&format!("{good} z9:+2;")[..], "line 1"),
+        (
+            &format!("{good} a1:+2;")[..],
+            "not the position's legal moves",
+        ),
+    ] {
+        let err = read_othello_positions(text).unwrap_err();
+        assert!(err.contains(says), "{text}: {err}");
+        assert_eq!(err.lines().count(), 1);
+    }
+}

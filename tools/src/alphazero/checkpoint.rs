@@ -62,13 +62,48 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CheckpointError> {
+    pub(super) fn new(bytes: &'a [u8], at: usize) -> Reader<'a> {
+        Reader { bytes, at }
+    }
+
+    /// Whether everything has been read.
+    pub(super) fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    /// One position on a `size`×`size` board, checked.
+    pub(super) fn sample(&mut self, size: usize) -> Result<Sample, CheckpointError> {
+        let (n, outputs) = (size * size, size * size + 1);
+        let z = self.take(1, "positions")?[0] as i8;
+        let cells = self.take(n, "positions")?.to_vec();
+        let bits = self.take(bit_bytes(outputs), "positions")?;
+        let legal = (0..outputs)
+            .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
+            .collect();
+        let mut pi = Vec::with_capacity(outputs);
+        for _ in 0..outputs {
+            pi.push(f32::from_le_bytes(self.array("positions")?));
+        }
+        if !(-1..=1).contains(&z) || cells.iter().any(|&c| c > 2) {
+            return Err(CheckpointError::Corrupt(
+                "a stored position is not valid".into(),
+            ));
+        }
+        Ok(Sample {
+            cells,
+            legal,
+            pi,
+            z,
+        })
+    }
+
+    pub(super) fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CheckpointError> {
         if self.bytes.len() - self.at < n {
             return Err(CheckpointError::Corrupt(format!("cut short in the {what}")));
         }
@@ -77,23 +112,23 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CheckpointError> {
+    pub(super) fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CheckpointError> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N, what)?);
         Ok(out)
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
+    pub(super) fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
         self.array(what).map(u32::from_le_bytes)
     }
 
-    fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
+    pub(super) fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
         self.array(what).map(u64::from_le_bytes)
     }
 
     /// A count of items of `each` bytes, checked against what is left before anything is
     /// allocated for it.
-    fn count(&mut self, each: usize, what: &str) -> Result<usize, CheckpointError> {
+    pub(super) fn count(&mut self, each: usize, what: &str) -> Result<usize, CheckpointError> {
         let n = self.u32(what)? as usize;
         if n.saturating_mul(each) > self.bytes.len() - self.at {
             return Err(CheckpointError::Corrupt(format!(
@@ -132,16 +167,7 @@ where
         }
         out.extend_from_slice(&(self.window.len() as u32).to_le_bytes());
         for s in &self.window {
-            out.push(s.z as u8);
-            out.extend_from_slice(&s.cells);
-            let mut bits = vec![0u8; bit_bytes(s.legal.len())];
-            for (i, &ok) in s.legal.iter().enumerate() {
-                bits[i / 8] |= u8::from(ok) << (i % 8);
-            }
-            out.extend_from_slice(&bits);
-            for p in &s.pi {
-                out.extend_from_slice(&p.to_le_bytes());
-            }
+            put_sample(&mut out, s);
         }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -177,7 +203,7 @@ where
         if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
             return Err(CheckpointError::Corrupt("checksum mismatch".into()));
         }
-        let mut r = Reader { bytes: body, at: 8 };
+        let mut r = Reader::new(body, 8);
         let version = r.u32("header")?;
         if version != VERSION {
             return Err(CheckpointError::Corrupt(format!(
@@ -231,34 +257,12 @@ where
         for _ in 0..count {
             velocity.push(f32::from_le_bytes(r.array("momentum")?));
         }
-        let (n, outputs) = (size * size, size * size + 1);
-        let each = 1 + n + bit_bytes(outputs) + 4 * outputs;
-        let count = r.count(each, "replay positions")?;
+        let count = r.count(sample_bytes(size), "replay positions")?;
         let mut window = VecDeque::with_capacity(count);
         for _ in 0..count {
-            let z = r.take(1, "replay window")?[0] as i8;
-            let cells = r.take(n, "replay window")?.to_vec();
-            let bits = r.take(bit_bytes(outputs), "replay window")?;
-            let legal = (0..outputs)
-                .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
-                .collect();
-            let mut pi = Vec::with_capacity(outputs);
-            for _ in 0..outputs {
-                pi.push(f32::from_le_bytes(r.array("replay window")?));
-            }
-            if !(-1..=1).contains(&z) || cells.iter().any(|&c| c > 2) {
-                return Err(CheckpointError::Corrupt(
-                    "a replay position is not valid".into(),
-                ));
-            }
-            window.push_back(Sample {
-                cells,
-                legal,
-                pi,
-                z,
-            });
+            window.push_back(r.sample(size)?);
         }
-        if r.at != body.len() {
+        if !r.done() {
             return Err(CheckpointError::Corrupt(
                 "bytes left after the replay window".into(),
             ));
@@ -285,6 +289,26 @@ where
         let bytes = std::fs::read(path).map_err(CheckpointError::Io)?;
         Trainer::from_bytes(&bytes, start, config)
     }
+}
+
+/// Appends one position in the checkpoint's layout (see the module docs).
+pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample) {
+    out.push(s.z as u8);
+    out.extend_from_slice(&s.cells);
+    let mut bits = vec![0u8; bit_bytes(s.legal.len())];
+    for (i, &ok) in s.legal.iter().enumerate() {
+        bits[i / 8] |= u8::from(ok) << (i % 8);
+    }
+    out.extend_from_slice(&bits);
+    for p in &s.pi {
+        out.extend_from_slice(&p.to_le_bytes());
+    }
+}
+
+/// Bytes of one position on a `size`×`size` board.
+pub(super) fn sample_bytes(size: usize) -> usize {
+    let (n, outputs) = (size * size, size * size + 1);
+    1 + n + bit_bytes(outputs) + 4 * outputs
 }
 
 /// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).

@@ -16,6 +16,7 @@
 
 mod checkpoint;
 pub mod exact;
+pub mod exchange;
 mod grad;
 mod selfplay;
 
@@ -128,6 +129,42 @@ pub struct Trainer<G: Encode> {
     pub seconds: f64,
 }
 
+/// `config.games` self-play games of `net` from `start`, split over `config.threads`
+/// threads by game number and returned in game order: game `g` of stream `stream` draws
+/// its random choices from `config.seed`, `stream` and `g` only. (The trainer's stream is
+/// the generation number; each worker process has its own seed.)
+pub fn self_play<G: Encode + Sync>(
+    start: &G,
+    net: &Net,
+    config: &Config,
+    stream: u64,
+) -> Vec<Played<G::Move>>
+where
+    G::Move: Send,
+{
+    let threads = config.threads.max(1);
+    let count = config.games;
+    let seed = |game: usize| mix(config.seed ^ mix(stream << 32 | game as u64));
+    let mut results: Vec<(usize, Played<G::Move>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..count)
+                        .step_by(threads)
+                        .map(|g| (g, play(start, net, config, seed(g))))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a self-play thread panicked"))
+            .collect()
+    });
+    results.sort_by_key(|(g, _)| *g);
+    results.into_iter().map(|(_, p)| p).collect()
+}
+
 impl<G: Encode + Send + Sync> Trainer<G>
 where
     G::Move: Send,
@@ -168,23 +205,42 @@ where
     pub fn generation(&mut self) -> Generation {
         let number = self.generation + 1;
         let clock = Instant::now();
-        let played = self.self_play(number);
+        let played = self_play(&self.start, &self.net, &self.config, u64::from(number));
         let play_seconds = clock.elapsed().as_secs_f64();
+        let games: Vec<(Vec<Sample>, i8)> =
+            played.into_iter().map(|p| (p.samples, p.black)).collect();
+        let mut report = self.absorb(games);
+        self.train(&mut report);
+        report.seconds.0 = play_seconds;
+        self.seconds += play_seconds;
+        report
+    }
+
+    /// Adds finished games (each its samples and the result for Black) to the replay window;
+    /// the report of the generation they will train.
+    pub fn absorb(&mut self, games: Vec<(Vec<Sample>, i8)>) -> Generation {
         let mut report = Generation {
-            number,
+            number: self.generation + 1,
             ..Generation::default()
         };
-        for game in played {
-            report.black[(1 - i32::from(game.black)) as usize] += 1;
-            report.new_positions += game.samples.len();
-            report.evaluations += game.samples.len() as u64 * u64::from(self.config.simulations);
+        for (samples, black) in games {
+            report.black[(1 - i32::from(black.signum())) as usize] += 1;
+            report.new_positions += samples.len();
+            report.evaluations += samples.len() as u64 * u64::from(self.config.simulations);
             self.games += 1;
-            self.positions += game.samples.len() as u64;
-            self.window.extend(game.samples);
+            self.positions += samples.len() as u64;
+            self.window.extend(samples);
         }
         while self.window.len() > self.config.window {
             self.window.pop_front();
         }
+        report
+    }
+
+    /// Trains [`Config::steps`] minibatches on the window, ending generation
+    /// `report.number`.
+    pub fn train(&mut self, report: &mut Generation) {
+        let number = report.number;
         let clock = Instant::now();
         let mut total = Loss::default();
         let mut rng = Rng::new(mix(self.config.seed ^ mix(u64::from(number) << 1 | 1)));
@@ -195,37 +251,11 @@ where
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         self.generation = number;
-        self.seconds += play_seconds + train_seconds;
+        self.seconds += train_seconds;
         report.games = self.games;
         report.positions = self.positions;
         report.loss = total;
-        report.seconds = (play_seconds, train_seconds);
-        report
-    }
-
-    /// The generation's games, in game order whatever the threads did.
-    fn self_play(&self, number: u32) -> Vec<Played<G::Move>> {
-        let threads = self.config.threads.max(1);
-        let count = self.config.games;
-        let seed = |game: usize| mix(self.config.seed ^ mix(u64::from(number) << 32 | game as u64));
-        let mut results: Vec<(usize, Played<G::Move>)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|t| {
-                    scope.spawn(move || {
-                        (t..count)
-                            .step_by(threads)
-                            .map(|g| (g, play(&self.start, &self.net, &self.config, seed(g))))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("a self-play thread panicked"))
-                .collect()
-        });
-        results.sort_by_key(|(g, _)| *g);
-        results.into_iter().map(|(_, p)| p).collect()
+        report.seconds.1 = train_seconds;
     }
 
     /// One minibatch of SGD with momentum; returns its mean loss.

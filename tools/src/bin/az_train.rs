@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, Config, Trainer};
+use tools::alphazero::{checkpoint_path, exchange, Config, Trainer};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -28,6 +28,13 @@ usage: az_train --game G --dir DIR [options]
   --minutes M         or after M minutes of this session, at the end of a generation
   --threads T         self-play and gradient threads (default 2)
   --seed N            random seed (default 1)
+  --role R            both (default): self-play and training in turn, deterministic;
+                      trainer: train on games files that workers write to DIR/games,
+                      publishing DIR/weights.net after every generation; worker: play
+                      --games games with the newest DIR/weights.net, write them to
+                      DIR/games, again (--generations counts batches). DIR may be on a
+                      shared filesystem: any number of workers on any machines.
+  --worker N          this worker's number (1..9999, default 1): its own random stream
   --snapshot-every N  also keep the network of every Nth generation as
                       DIR/weights-gNNNN.net (default 10; 0 never), for az_eval's curves
 
@@ -67,18 +74,20 @@ fn preset(game: &str) -> Option<Config> {
         seed: 1,
     };
     match game {
+        // What the test command trains (tools/tests/alphazero.rs): perfect play in ~40
+        // generations.
         "tictactoe" => Some(Config {
             width: 16,
             blocks: 1,
             hidden: 32,
-            simulations: 48,
+            simulations: 64,
             alpha: 1.0,
             temperature_plies: 4,
             games: 40,
             window: 8_000,
             batch: 64,
-            steps: 40,
-            lr: 0.02,
+            steps: 100,
+            lr: 0.05,
             ..base
         }),
         "othello" => Some(base),
@@ -100,7 +109,20 @@ struct Run {
     minutes: Option<f64>,
     show: bool,
     snapshot_every: u32,
+    role: Role,
+    worker: u32,
     config: Config,
+}
+
+/// Which part of the loop this process runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    /// Self-play and training in turn, in this process (deterministic).
+    Both,
+    /// Self-play only: games files for a trainer.
+    Worker,
+    /// Training only, on the workers' games files.
+    Trainer,
 }
 
 fn parse() -> Result<Run, String> {
@@ -121,6 +143,8 @@ fn parse() -> Result<Run, String> {
         minutes: None,
         show: false,
         snapshot_every: 10,
+        role: Role::Both,
+        worker: 1,
         config: config.clone(),
     };
     let mut dir = None;
@@ -140,6 +164,17 @@ fn parse() -> Result<Run, String> {
             }
             "--resume" => run.resume = true,
             "--show" => run.show = true,
+            "--role" => {
+                run.role = match cli::value::<String>(&flag, it.next(), |_| true)?.as_str() {
+                    "both" => Role::Both,
+                    "worker" => Role::Worker,
+                    "trainer" => Role::Trainer,
+                    other => {
+                        return Err(format!("--role is both, worker or trainer, not {other:?}"))
+                    }
+                }
+            }
+            "--worker" => run.worker = cli::value(&flag, it.next(), |&n| (1..=9999).contains(&n))?,
             "--snapshot-every" => run.snapshot_every = cli::value(&flag, it.next(), |_| true)?,
             "--generations" => run.generations = cli::value(&flag, it.next(), |&n| n >= 1)?,
             "--minutes" => run.minutes = Some(cli::value(&flag, it.next(), |&m: &f64| m > 0.0)?),
@@ -233,6 +268,9 @@ where
     G::Move: Send,
 {
     std::fs::create_dir_all(&run.dir).map_err(|e| format!("{}: {e}", run.dir.display()))?;
+    if run.role == Role::Worker {
+        return worker(run, &start);
+    }
     let checkpoint = checkpoint_path(&run.dir);
     let mut trainer = if run.resume {
         Trainer::load(&checkpoint, start, run.config.clone())
@@ -254,7 +292,13 @@ where
         )
         .map_err(|e| format!("{}: {e}", log.display()))?;
     }
+    if run.role == Role::Trainer {
+        // The workers start from the network as it stands.
+        save_weights(&run.dir.join("weights.net"), &trainer)?;
+    }
     let session = Instant::now();
+    // The trainer's rates are per wall-clock second between its generations.
+    let mut last = Instant::now();
     while trainer.generation < run.generations {
         if run
             .minutes
@@ -266,7 +310,13 @@ where
             );
             break;
         }
-        let g = trainer.generation();
+        let (g, absorbed) = match run.role {
+            Role::Trainer => match absorb_games(run, &mut trainer, session, &mut last)? {
+                Some(step) => step,
+                None => break,
+            },
+            _ => (trainer.generation(), Vec::new()),
+        };
         let mut line = format!(
             "gen {:>4}  games {:>6}  positions {:>8} ({:.0}/s, {:.0} evals/s)  loss policy {:.3} value {:.3}  black {}-{}-{}",
             g.number,
@@ -314,6 +364,166 @@ where
             mistakes
         );
         append(&log, &row)?;
+        // Only now that the checkpoint holds them: a crash before leaves them to be read again.
+        for file in absorbed {
+            let used = exchange::used_dir(&run.dir);
+            let moved = std::fs::create_dir_all(&used).and_then(|()| {
+                std::fs::rename(&file, used.join(file.file_name().unwrap_or_default()))
+            });
+            moved.map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The trainer's wait for the workers: once the games files waiting hold at least
+/// `--games` games, absorbs them all and trains one generation. `None` when time is up.
+fn absorb_games<G>(
+    run: &Run,
+    trainer: &mut Trainer<G>,
+    session: Instant,
+    last: &mut Instant,
+) -> Result<Option<(tools::alphazero::Generation, Vec<PathBuf>)>, String>
+where
+    G: games::nn::Encode + Send + Sync,
+    G::Move: Send,
+{
+    let waited = Instant::now();
+    let mut said = false;
+    loop {
+        let files =
+            exchange::pending(&run.dir).map_err(|e| format!("{}: {e}", run.dir.display()))?;
+        let mut games = Vec::new();
+        let mut read = Vec::new();
+        for file in files {
+            let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            match exchange::from_bytes(&bytes, G::NAME, trainer.start().board_size()) {
+                Ok(g) => {
+                    games.extend(g);
+                    read.push(file);
+                }
+                Err(e) => {
+                    // A bad file is set aside, not fatal: a worker elsewhere may be misconfigured.
+                    eprintln!("az_train: {}: {e}; moved to games/bad", file.display());
+                    let bad = exchange::games_dir(&run.dir).join("bad");
+                    let _ = std::fs::create_dir_all(&bad);
+                    let _ = std::fs::rename(&file, bad.join(file.file_name().unwrap_or_default()));
+                }
+            }
+        }
+        if games.len() >= run.config.games {
+            let mut report = trainer.absorb(games);
+            // Positions per second: what the workers made since the last generation.
+            report.seconds.0 = last.elapsed().as_secs_f64();
+            trainer.seconds += waited.elapsed().as_secs_f64();
+            trainer.train(&mut report);
+            *last = Instant::now();
+            return Ok(Some((report, read)));
+        }
+        if run
+            .minutes
+            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
+        {
+            eprintln!(
+                "az_train: time is up after generation {}",
+                trainer.generation
+            );
+            return Ok(None);
+        }
+        if !said {
+            eprintln!(
+                "az_train: trainer waiting for {} games from workers in {} ({} there)",
+                run.config.games,
+                exchange::games_dir(&run.dir).display(),
+                games.len()
+            );
+            said = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+}
+
+/// A self-play worker: plays `--games` games with the newest published network, writes
+/// them as one file, and again, for `--generations` batches or `--minutes`.
+fn worker<G>(run: &Run, start: &G) -> Result<(), String>
+where
+    G: games::nn::Encode + Send + Sync,
+    G::Move: Send,
+{
+    let weights = run.dir.join("weights.net");
+    // Each worker has its own random stream; its batches continue after its last file.
+    let config = Config {
+        seed: games::rng::mix(run.config.seed ^ u64::from(run.worker) << 40),
+        ..run.config.clone()
+    };
+    let prefix = format!("w{:04}-", run.worker);
+    let mut batch = 0u64;
+    for folder in [exchange::games_dir(&run.dir), exchange::used_dir(&run.dir)] {
+        for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(n) = name
+                .strip_prefix(&prefix)
+                .and_then(|r| r.strip_suffix(".games"))
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                batch = batch.max(n + 1);
+            }
+        }
+    }
+    let session = Instant::now();
+    let mut done = 0u32;
+    let mut said = false;
+    while done < run.generations {
+        if run
+            .minutes
+            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
+        {
+            eprintln!(
+                "az_train: worker {}: time is up after {done} batches",
+                run.worker
+            );
+            break;
+        }
+        let bytes = match std::fs::read(&weights) {
+            Ok(b) => b,
+            Err(_) => {
+                if !said {
+                    eprintln!(
+                        "az_train: worker {} waiting for {}",
+                        run.worker,
+                        weights.display()
+                    );
+                    said = true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                continue;
+            }
+        };
+        let net =
+            games::nn::Net::from_bytes_for(&bytes, G::NAME, start.board_size(), games::nn::PLANES)
+                .map_err(|e| format!("{}: {e}", weights.display()))?;
+        let clock = Instant::now();
+        let played = tools::alphazero::self_play(start, &net, &config, batch);
+        let positions: usize = played.iter().map(|p| p.samples.len()).sum();
+        let games: Vec<_> = played.into_iter().map(|p| (p.samples, p.black)).collect();
+        let file = exchange::publish(
+            &run.dir,
+            run.worker,
+            batch,
+            &exchange::to_bytes(G::NAME, start.board_size(), &games),
+        )
+        .map_err(|e| format!("{}: {e}", run.dir.display()))?;
+        let secs = clock.elapsed().as_secs_f64();
+        eprintln!(
+            "worker {} batch {batch}: {} games, {positions} positions ({:.0}/s) -> {}  elapsed {:.0} s",
+            run.worker,
+            games.len(),
+            positions as f64 / secs.max(1e-9),
+            file.display(),
+            session.elapsed().as_secs_f64()
+        );
+        batch += 1;
+        done += 1;
     }
     Ok(())
 }

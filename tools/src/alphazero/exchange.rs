@@ -1,0 +1,136 @@
+//! Self-play workers and the trainer as separate processes, exchanging files through one
+//! directory (as minigo and KataGo do): the trainer publishes `weights.net`, each worker
+//! reads the newest one, plays a batch of games and writes them as one file under `games/`;
+//! the trainer absorbs the files it finds, trains, publishes again. Every file is written
+//! to a temporary name and renamed, so nobody reads half a file; the directory may be on a
+//! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
+//! feed one trainer with no cluster code here.
+//!
+//! A games file: magic `GAMESGMS`, version u32 (1), game name (16 bytes), board size u32,
+//! games u32; per game its result for Black (i8) and positions u32, each position in the
+//! checkpoint's layout; FNV-1a 64 of all before it. Little-endian.
+
+use super::checkpoint::{put_sample, sample_bytes, Reader};
+use super::{write_atomically, CheckpointError, Sample};
+use games::nn::fnv1a;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"GAMESGMS";
+const VERSION: u32 = 1;
+
+/// The folder of games files in a run directory.
+pub fn games_dir(dir: &Path) -> PathBuf {
+    dir.join("games")
+}
+
+/// Where absorbed games files are moved.
+pub fn used_dir(dir: &Path) -> PathBuf {
+    games_dir(dir).join("used")
+}
+
+/// A batch of games as a file's bytes.
+pub fn to_bytes(game: &str, size: usize, games: &[(Vec<Sample>, i8)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    name[..game.len()].copy_from_slice(game.as_bytes());
+    out.extend_from_slice(&name);
+    out.extend_from_slice(&(size as u32).to_le_bytes());
+    out.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    for (samples, black) in games {
+        out.push(*black as u8);
+        out.extend_from_slice(&(samples.len() as u32).to_le_bytes());
+        for s in samples {
+            put_sample(&mut out, s);
+        }
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The games of a file written by [`to_bytes`] for `game` on a `size`×`size` board.
+///
+/// # Errors
+///
+/// A [`CheckpointError`] if the file is cut short, corrupt, or for another game or size.
+pub fn from_bytes(
+    bytes: &[u8],
+    game: &str,
+    size: usize,
+) -> Result<Vec<(Vec<Sample>, i8)>, CheckpointError> {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err(CheckpointError::Corrupt("no GAMESGMS magic".into()));
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    let mut sum_bytes = [0; 8];
+    sum_bytes.copy_from_slice(sum);
+    if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
+        return Err(CheckpointError::Corrupt("checksum mismatch".into()));
+    }
+    let mut r = Reader::new(body, 8);
+    let version = r.u32("header")?;
+    if version != VERSION {
+        return Err(CheckpointError::Corrupt(format!(
+            "games file version {version}, this program reads {VERSION}"
+        )));
+    }
+    let name = r.take(16, "header")?;
+    let end = name.iter().position(|&b| b == 0).unwrap_or(16);
+    let found = r.u32("header")? as usize;
+    if &name[..end] != game.as_bytes() || found != size {
+        return Err(CheckpointError::Mismatch(format!(
+            "games of {} on {found}x{found}, not {game} on {size}x{size}",
+            String::from_utf8_lossy(&name[..end])
+        )));
+    }
+    let count = r.count(5, "games")?;
+    let mut games = Vec::with_capacity(count);
+    for _ in 0..count {
+        let black = r.take(1, "games")?[0] as i8;
+        let n = r.count(sample_bytes(size), "positions")?;
+        let mut samples = Vec::with_capacity(n);
+        for _ in 0..n {
+            samples.push(r.sample(size)?);
+        }
+        games.push((samples, black));
+    }
+    if !r.done() {
+        return Err(CheckpointError::Corrupt(
+            "bytes left after the games".into(),
+        ));
+    }
+    Ok(games)
+}
+
+/// Writes worker `worker`'s batch `batch` into the run directory, atomically.
+///
+/// # Errors
+///
+/// The I/O error, if any.
+pub fn publish(dir: &Path, worker: u32, batch: u64, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(games_dir(dir))?;
+    let path = games_dir(dir).join(format!("w{worker:04}-{batch:08}.games"));
+    write_atomically(&path, bytes)?;
+    Ok(path)
+}
+
+/// The games files waiting in the run directory, oldest name first (temporary files of
+/// writes in progress are not listed).
+///
+/// # Errors
+///
+/// The I/O error, if the folder cannot be read.
+pub fn pending(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let folder = games_dir(dir);
+    if !folder.exists() {
+        return Ok(Vec::new());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "games"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
