@@ -29,6 +29,7 @@ pub struct Scratch {
     g_trunk: Vec<f32>,
     g_inner: Vec<f32>,
     g_pre: Vec<f32>,
+    transposed: Vec<f32>,
 }
 
 impl Scratch {
@@ -45,6 +46,7 @@ impl Scratch {
             g_trunk: vec![0.0; n * s.width],
             g_inner: vec![0.0; n * s.width],
             g_pre: vec![0.0; n * s.width],
+            transposed: Vec::new(),
         }
     }
 }
@@ -145,6 +147,7 @@ pub fn backward(
             &s.g_pre,
             grad,
             Some(&mut s.g_inner),
+            &mut s.transposed,
         );
         relu_back(&act.inner[b], &mut s.g_inner);
         conv_back(
@@ -155,11 +158,21 @@ pub fn backward(
             &s.g_inner,
             grad,
             Some(&mut s.g_trunk),
+            &mut s.transposed,
         );
     }
     s.g_pre.copy_from_slice(&s.g_trunk);
     relu_back(&act.trunk[0], &mut s.g_pre);
-    conv_back(&act.input, p, &l.stem, size, &s.g_pre, grad, None);
+    conv_back(
+        &act.input,
+        p,
+        &l.stem,
+        size,
+        &s.g_pre,
+        grad,
+        None,
+        &mut s.transposed,
+    );
 
     Loss {
         policy: policy_loss,
@@ -241,6 +254,10 @@ fn points_back(
 }
 
 /// Backward of a 3×3 same-padding convolution; *adds* the input gradient to `g_in`.
+/// `transposed` is scratch space for the kernel as `[tap][out][in]`, so that the input
+/// gradient is a sum of rows scaled by the output gradients that are not zero (about half
+/// are, below a ReLU), each row added across the input channels at once.
+#[allow(clippy::too_many_arguments)]
 fn conv_back(
     x: &[f32],
     p: &[f32],
@@ -249,12 +266,27 @@ fn conv_back(
     g_out: &[f32],
     grad: &mut [f32],
     mut g_in: Option<&mut [f32]>,
+    transposed: &mut Vec<f32>,
 ) {
     let (cin, cout) = (layer.inputs, layer.outputs);
+    if g_in.is_some() {
+        transposed.resize(9 * cin * cout, 0.0);
+        for tap in 0..9 {
+            for ci in 0..cin {
+                for co in 0..cout {
+                    transposed[(tap * cout + co) * cin + ci] =
+                        p[layer.w + (tap * cin + ci) * cout + co];
+                }
+            }
+        }
+    }
+    let mut live = Vec::with_capacity(cout);
     for r in 0..size {
         for c in 0..size {
             let go = &g_out[(r * size + c) * cout..][..cout];
-            if go.iter().all(|&g| g == 0.0) {
+            live.clear();
+            live.extend((0..cout).filter(|&co| go[co] != 0.0));
+            if live.is_empty() {
                 continue;
             }
             for (gb, g) in grad[layer.b..layer.b + cout].iter_mut().zip(go) {
@@ -263,15 +295,21 @@ fn conv_back(
             for (tap, q) in window(size, r, c) {
                 for ci in 0..cin {
                     let xv = x[q * cin + ci];
-                    let at = layer.w + (tap * cin + ci) * cout;
                     if xv != 0.0 {
+                        let at = layer.w + (tap * cin + ci) * cout;
                         for (gw, g) in grad[at..at + cout].iter_mut().zip(go) {
                             *gw += xv * g;
                         }
                     }
-                    if let Some(g_in) = g_in.as_deref_mut() {
-                        let w = &p[at..at + cout];
-                        g_in[q * cin + ci] += w.iter().zip(go).map(|(w, g)| w * g).sum::<f32>();
+                }
+                if let Some(g_in) = g_in.as_deref_mut() {
+                    let gi = &mut g_in[q * cin..][..cin];
+                    for &co in &live {
+                        let g = go[co];
+                        let w = &transposed[(tap * cout + co) * cin..][..cin];
+                        for (gi, w) in gi.iter_mut().zip(w) {
+                            *gi += g * w;
+                        }
                     }
                 }
             }
