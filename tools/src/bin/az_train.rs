@@ -484,20 +484,17 @@ where
             );
             break;
         }
-        let bytes = match std::fs::read(&weights) {
-            Ok(b) => b,
-            Err(_) => {
-                if !said {
-                    eprintln!(
-                        "az_train: worker {} waiting for {}",
-                        run.worker,
-                        weights.display()
-                    );
-                    said = true;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(500));
-                continue;
+        let Ok(bytes) = std::fs::read(&weights) else {
+            if !said {
+                eprintln!(
+                    "az_train: worker {} waiting for {}",
+                    run.worker,
+                    weights.display()
+                );
+                said = true;
             }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            continue;
         };
         let net =
             games::nn::Net::from_bytes_for(&bytes, G::NAME, start.board_size(), games::nn::PLANES)
