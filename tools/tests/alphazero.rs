@@ -9,27 +9,10 @@ use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
 use tools::alphazero::{checkpoint_path, Config, Trainer};
 
-/// A tic-tac-toe run small enough for the test command (about 10 s on two cores).
+/// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
+/// on two cores).
 fn config() -> Config {
-    Config {
-        width: 16,
-        blocks: 1,
-        hidden: 32,
-        simulations: 64,
-        c_puct: 1.5,
-        alpha: 1.0,
-        epsilon: 0.25,
-        temperature_plies: 4,
-        games: 40,
-        window: 8_000,
-        batch: 64,
-        steps: 100,
-        lr: 0.05,
-        momentum: 0.9,
-        l2: 1e-4,
-        threads: 2,
-        seed: 1,
-    }
+    Config::preset("tictactoe").unwrap()
 }
 
 fn start() -> Board {

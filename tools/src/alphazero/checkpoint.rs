@@ -145,12 +145,7 @@ where
 {
     /// The state as a checkpoint file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 16];
-        name[..G::NAME.len()].copy_from_slice(G::NAME.as_bytes());
-        out.extend_from_slice(&name);
+        let mut out = header(MAGIC, VERSION, G::NAME);
         let config = format!("{:?}", self.config);
         out.extend_from_slice(&(config.len() as u32).to_le_bytes());
         out.extend_from_slice(config.as_bytes());
@@ -169,9 +164,7 @@ where
         for s in &self.window {
             put_sample(&mut out, s);
         }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        seal(out)
     }
 
     /// Writes the checkpoint to `path` atomically.
@@ -194,28 +187,10 @@ where
         start: G,
         config: Config,
     ) -> Result<Trainer<G>, CheckpointError> {
-        if bytes.len() < 8 + 8 || &bytes[..8] != MAGIC {
-            return Err(CheckpointError::Corrupt("no GAMESCKP magic".into()));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut sum_bytes = [0; 8];
-        sum_bytes.copy_from_slice(sum);
-        if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
-            return Err(CheckpointError::Corrupt("checksum mismatch".into()));
-        }
-        let mut r = Reader::new(body, 8);
-        let version = r.u32("header")?;
-        if version != VERSION {
-            return Err(CheckpointError::Corrupt(format!(
-                "version {version}, this program reads {VERSION}"
-            )));
-        }
-        let name = r.take(16, "header")?;
-        let end = name.iter().position(|&b| b == 0).unwrap_or(16);
-        if &name[..end] != G::NAME.as_bytes() {
+        let (mut r, name) = open(bytes, MAGIC, VERSION)?;
+        if name != G::NAME {
             return Err(CheckpointError::Mismatch(format!(
-                "the checkpoint is for {}, not {}",
-                String::from_utf8_lossy(&name[..end]),
+                "the checkpoint is for {name}, not {}",
                 G::NAME
             )));
         }
@@ -234,7 +209,7 @@ where
         let len = r.u64("network length")?;
         let len = usize::try_from(len)
             .ok()
-            .filter(|&l| l <= body.len() - r.at)
+            .filter(|&l| l <= r.bytes.len() - r.at)
             .ok_or_else(|| {
                 CheckpointError::Corrupt("the network does not fit in the file".into())
             })?;
@@ -289,6 +264,55 @@ where
         let bytes = std::fs::read(path).map_err(CheckpointError::Io)?;
         Trainer::from_bytes(&bytes, start, config)
     }
+}
+
+/// The start of each of the trainer's files: the magic, the version and the game's name
+/// (16 bytes, NUL-padded).
+pub(super) fn header(magic: &[u8; 8], version: u32, game: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    let mut name = [0u8; 16];
+    name[..game.len()].copy_from_slice(game.as_bytes());
+    out.extend_from_slice(&name);
+    out
+}
+
+/// Appends the FNV-1a checksum of everything before it.
+pub(super) fn seal(mut out: Vec<u8>) -> Vec<u8> {
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Checks a file written by [`header`] … [`seal`]: the magic, the checksum, the version.
+/// Returns a reader placed after the header (the checksum left out) and the game's name.
+pub(super) fn open<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    version: u32,
+) -> Result<(Reader<'a>, String), CheckpointError> {
+    let what = String::from_utf8_lossy(magic).into_owned();
+    if bytes.len() < 16 || &bytes[..8] != magic {
+        return Err(CheckpointError::Corrupt(format!("no {what} magic")));
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    let mut sum_bytes = [0; 8];
+    sum_bytes.copy_from_slice(sum);
+    if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
+        return Err(CheckpointError::Corrupt("checksum mismatch".into()));
+    }
+    let mut r = Reader::new(body, 8);
+    let found = r.u32("header")?;
+    if found != version {
+        return Err(CheckpointError::Corrupt(format!(
+            "{what} version {found}, this program reads {version}"
+        )));
+    }
+    let name = r.take(16, "header")?;
+    let end = name.iter().position(|&b| b == 0).unwrap_or(16);
+    let name = String::from_utf8_lossy(&name[..end]).into_owned();
+    Ok((r, name))
 }
 
 /// Appends one position in the checkpoint's layout (see the module docs).

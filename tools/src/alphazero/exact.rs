@@ -235,3 +235,16 @@ pub fn read_othello_positions(text: &str) -> Result<Vec<Judged<games::othello::B
     }
     Ok(out)
 }
+
+/// The greedy Othello player: a move that flips the most discs (ties broken by `rng`).
+pub fn greedy(board: &games::othello::Board, rng: &mut games::rng::Rng) -> games::othello::Move {
+    use games::othello::Move;
+    let moves = board.legal_moves();
+    let flips = |m: &Move| match m {
+        Move::Play(sq) => board.flips(*sq).map_or(0, |f| f.count()),
+        Move::Pass => 0,
+    };
+    let most = moves.iter().map(flips).max().unwrap_or(0);
+    let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
+    best[rng.below(best.len())]
+}

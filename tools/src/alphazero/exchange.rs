@@ -10,9 +10,8 @@
 //! games u32; per game its result for Black (i8) and positions u32, each position in the
 //! checkpoint's layout; FNV-1a 64 of all before it. Little-endian.
 
-use super::checkpoint::{put_sample, sample_bytes, Reader};
+use super::checkpoint::{header, open, put_sample, sample_bytes, seal};
 use super::{write_atomically, CheckpointError, Sample};
-use games::nn::fnv1a;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
@@ -30,12 +29,7 @@ pub fn used_dir(dir: &Path) -> PathBuf {
 
 /// A batch of games as a file's bytes.
 pub fn to_bytes(game: &str, size: usize, games: &[(Vec<Sample>, i8)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 16];
-    name[..game.len()].copy_from_slice(game.as_bytes());
-    out.extend_from_slice(&name);
+    let mut out = header(MAGIC, VERSION, game);
     out.extend_from_slice(&(size as u32).to_le_bytes());
     out.extend_from_slice(&(games.len() as u32).to_le_bytes());
     for (samples, black) in games {
@@ -45,9 +39,7 @@ pub fn to_bytes(game: &str, size: usize, games: &[(Vec<Sample>, i8)]) -> Vec<u8>
             put_sample(&mut out, s);
         }
     }
-    let sum = fnv1a(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    seal(out)
 }
 
 /// The games of a file written by [`to_bytes`] for `game` on a `size`×`size` board.
@@ -60,29 +52,11 @@ pub fn from_bytes(
     game: &str,
     size: usize,
 ) -> Result<Vec<(Vec<Sample>, i8)>, CheckpointError> {
-    if bytes.len() < 16 || &bytes[..8] != MAGIC {
-        return Err(CheckpointError::Corrupt("no GAMESGMS magic".into()));
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    let mut sum_bytes = [0; 8];
-    sum_bytes.copy_from_slice(sum);
-    if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
-        return Err(CheckpointError::Corrupt("checksum mismatch".into()));
-    }
-    let mut r = Reader::new(body, 8);
-    let version = r.u32("header")?;
-    if version != VERSION {
-        return Err(CheckpointError::Corrupt(format!(
-            "games file version {version}, this program reads {VERSION}"
-        )));
-    }
-    let name = r.take(16, "header")?;
-    let end = name.iter().position(|&b| b == 0).unwrap_or(16);
+    let (mut r, name) = open(bytes, MAGIC, VERSION)?;
     let found = r.u32("header")? as usize;
-    if &name[..end] != game.as_bytes() || found != size {
+    if name != game || found != size {
         return Err(CheckpointError::Mismatch(format!(
-            "games of {} on {found}x{found}, not {game} on {size}x{size}",
-            String::from_utf8_lossy(&name[..end])
+            "games of {name} on {found}x{found}, not {game} on {size}x{size}"
         )));
     }
     let count = r.count(5, "games")?;

@@ -70,6 +70,56 @@ pub struct Config {
 }
 
 impl Config {
+    /// The settings `az_train --game G` starts from: `tictactoe`, `othello` (6×6) or `go`
+    /// (7×7); `None` for another name.
+    pub fn preset(game: &str) -> Option<Config> {
+        let base = Config {
+            width: 32,
+            blocks: 2,
+            hidden: 64,
+            simulations: 100,
+            c_puct: 1.5,
+            alpha: 0.5,
+            epsilon: 0.25,
+            temperature_plies: 10,
+            games: 40,
+            window: 40_000,
+            batch: 128,
+            steps: 100,
+            lr: 0.01,
+            momentum: 0.9,
+            l2: 1e-4,
+            threads: 2,
+            seed: 1,
+        };
+        match game {
+            // What the test command trains (tools/tests/alphazero.rs): perfect play in ~40
+            // generations.
+            "tictactoe" => Some(Config {
+                width: 16,
+                blocks: 1,
+                hidden: 32,
+                simulations: 64,
+                alpha: 1.0,
+                temperature_plies: 4,
+                games: 40,
+                window: 8_000,
+                batch: 64,
+                steps: 100,
+                lr: 0.05,
+                ..base
+            }),
+            "othello" => Some(base),
+            "go" => Some(Config {
+                alpha: 0.2,
+                temperature_plies: 8,
+                games: 20,
+                ..base
+            }),
+            _ => None,
+        }
+    }
+
     /// The network shape for a `size`×`size` board.
     pub fn shape(&self, size: usize) -> Shape {
         Shape {

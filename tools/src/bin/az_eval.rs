@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tools::alphazero::exact::{policy_move, read_othello_positions, Judged};
+use tools::alphazero::exact::{greedy, policy_move, read_othello_positions, Judged};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -89,16 +89,7 @@ fn player<'a>(
     }
     if name == "greedy" {
         let mut rng = Rng::new(seed);
-        return Ok(Box::new(move |b: &Board| {
-            let moves = b.legal_moves();
-            let flips = |m: &Move| match m {
-                Move::Play(sq) => b.flips(*sq).map_or(0, games::othello::Bitboard::count),
-                Move::Pass => 0,
-            };
-            let most = moves.iter().map(flips).max().unwrap_or(0);
-            let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
-            best[rng.below(best.len())]
-        }));
+        return Ok(Box::new(move |b: &Board| greedy(b, &mut rng)));
     }
     if name == "policy" {
         let mut inference = Inference::new(need()?);

@@ -53,54 +53,6 @@ For tic-tac-toe each line also counts the raw policy's mistakes over all 4,520 p
 (a move whose exact outcome is worse than the best).
 ";
 
-fn preset(game: &str) -> Option<Config> {
-    let base = Config {
-        width: 32,
-        blocks: 2,
-        hidden: 64,
-        simulations: 100,
-        c_puct: 1.5,
-        alpha: 0.5,
-        epsilon: 0.25,
-        temperature_plies: 10,
-        games: 40,
-        window: 40_000,
-        batch: 128,
-        steps: 100,
-        lr: 0.01,
-        momentum: 0.9,
-        l2: 1e-4,
-        threads: 2,
-        seed: 1,
-    };
-    match game {
-        // What the test command trains (tools/tests/alphazero.rs): perfect play in ~40
-        // generations.
-        "tictactoe" => Some(Config {
-            width: 16,
-            blocks: 1,
-            hidden: 32,
-            simulations: 64,
-            alpha: 1.0,
-            temperature_plies: 4,
-            games: 40,
-            window: 8_000,
-            batch: 64,
-            steps: 100,
-            lr: 0.05,
-            ..base
-        }),
-        "othello" => Some(base),
-        "go" => Some(Config {
-            alpha: 0.2,
-            temperature_plies: 8,
-            games: 20,
-            ..base
-        }),
-        _ => None,
-    }
-}
-
 struct Run {
     game: String,
     dir: PathBuf,
@@ -112,6 +64,14 @@ struct Run {
     role: Role,
     worker: u32,
     config: Config,
+}
+
+impl Run {
+    /// Whether `--minutes` have passed since `session` began.
+    fn time_is_up(&self, session: Instant) -> bool {
+        self.minutes
+            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
+    }
 }
 
 /// Which part of the loop this process runs.
@@ -133,8 +93,8 @@ fn parse() -> Result<Run, String> {
         .and_then(|i| args.get(i + 1))
         .ok_or("--game is required: tictactoe, othello or go")?
         .clone();
-    let mut config =
-        preset(&game).ok_or_else(|| format!("--game is tictactoe, othello or go, not {game:?}"))?;
+    let mut config = Config::preset(&game)
+        .ok_or_else(|| format!("--game is tictactoe, othello or go, not {game:?}"))?;
     let mut run = Run {
         game,
         dir: PathBuf::new(),
@@ -300,10 +260,7 @@ where
     // The trainer's rates are per wall-clock second between its generations.
     let mut last = Instant::now();
     while trainer.generation < run.generations {
-        if run
-            .minutes
-            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
-        {
+        if run.time_is_up(session) {
             eprintln!(
                 "az_train: time is up after generation {}",
                 trainer.generation
@@ -420,10 +377,7 @@ where
             *last = Instant::now();
             return Ok(Some((report, read)));
         }
-        if run
-            .minutes
-            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
-        {
+        if run.time_is_up(session) {
             eprintln!(
                 "az_train: time is up after generation {}",
                 trainer.generation
@@ -474,10 +428,7 @@ where
     let mut done = 0u32;
     let mut said = false;
     while done < run.generations {
-        if run
-            .minutes
-            .is_some_and(|m| session.elapsed().as_secs_f64() > 60.0 * m)
-        {
+        if run.time_is_up(session) {
             eprintln!(
                 "az_train: worker {}: time is up after {done} batches",
                 run.worker

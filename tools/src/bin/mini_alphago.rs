@@ -231,6 +231,16 @@ fn read_position(source: &str) -> Result<Setup, String> {
     Ok(Setup { n, cells, to_move })
 }
 
+/// `Black b <things>, White w <things>: ` and who wins on that count.
+fn counted<T: Ord + std::fmt::Display>(b: T, w: T, things: &str) -> String {
+    let verdict = match b.cmp(&w) {
+        std::cmp::Ordering::Greater => "Black wins",
+        std::cmp::Ordering::Less => "White wins",
+        std::cmp::Ordering::Equal => "a draw",
+    };
+    format!("Black {b} {things}, White {w} {things}: {verdict}")
+}
+
 /// What the report needs from a game besides the trait.
 trait Shown: Game {
     fn describe(&self, mv: Self::Move) -> String;
@@ -259,13 +269,7 @@ impl Shown for SeedGame {
     }
 
     fn result(&self) -> String {
-        let (b, w) = (self.count(Color::Black), self.count(Color::White));
-        let verdict = match b.cmp(&w) {
-            std::cmp::Ordering::Greater => "Black wins",
-            std::cmp::Ordering::Less => "White wins",
-            std::cmp::Ordering::Equal => "a draw",
-        };
-        format!("Black {b} stones, White {w} stones: {verdict}")
+        counted(self.count(Color::Black), self.count(Color::White), "stones")
     }
 }
 
@@ -314,13 +318,7 @@ impl Shown for OthelloBoard {
     }
 
     fn result(&self) -> String {
-        let (b, w) = (self.count(Color::Black), self.count(Color::White));
-        let verdict = match b.cmp(&w) {
-            std::cmp::Ordering::Greater => "Black wins",
-            std::cmp::Ordering::Less => "White wins",
-            std::cmp::Ordering::Equal => "a draw",
-        };
-        format!("Black {b} discs, White {w} discs: {verdict}")
+        counted(self.count(Color::Black), self.count(Color::White), "discs")
     }
 }
 

@@ -44,22 +44,17 @@ enum Player {
 }
 
 fn choose(board: &Board, player: Player, rng: &mut Rng) -> Move {
-    let moves = board.legal_moves();
     let greedy = match player {
         Player::Random => false,
         Player::Greedy => true,
         Player::Mixed => rng.below(2) == 0,
     };
-    if !greedy {
-        return moves[rng.below(moves.len())];
+    if greedy {
+        tools::alphazero::exact::greedy(board, rng)
+    } else {
+        let moves = board.legal_moves();
+        moves[rng.below(moves.len())]
     }
-    let flips = |m: &Move| match m {
-        Move::Play(sq) => board.flips(*sq).map_or(0, games::othello::Bitboard::count),
-        Move::Pass => 0,
-    };
-    let most = moves.iter().map(flips).max().unwrap_or(0);
-    let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
-    best[rng.below(best.len())]
 }
 
 /// A position after varied play with `empties` empty squares, or `None` if the game ended or
