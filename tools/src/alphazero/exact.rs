@@ -241,7 +241,7 @@ pub fn greedy(board: &games::othello::Board, rng: &mut games::rng::Rng) -> games
     use games::othello::Move;
     let moves = board.legal_moves();
     let flips = |m: &Move| match m {
-        Move::Play(sq) => board.flips(*sq).map_or(0, |f| f.count()),
+        Move::Play(sq) => board.flips(*sq).map_or(0, games::othello::Bitboard::count),
         Move::Pass => 0,
     };
     let most = moves.iter().map(flips).max().unwrap_or(0);
