@@ -464,7 +464,7 @@ fn evaluate() -> Result<String, String> {
         let per = |c: &std::cell::Cell<(u64, u32)>| c.get().0 as f64 / f64::from(c.get().1.max(1));
         let _ = writeln!(
             out,
-            "\nAgainst playout MCTS at {} s per move: {n} games, {wins} wins, {draws} draws: {:.1}% (95% interval {:.1}–{:.1}%); searches per move: net {:.0}, playouts {:.0}",
+            "\nAgainst playout MCTS at {} s per move: {n} games, {wins} wins, {draws} draws: {:.1}% (95% interval {:.1}–{:.1}%); mean root visits per move (endgame searches that reach the end revisit cheaply): net {:.0}, playouts {:.0}",
             run.seconds,
             100.0 * score / f64::from(n),
             100.0 * low,
