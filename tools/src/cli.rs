@@ -38,13 +38,13 @@ pub fn value<T: FromStr>(
 }
 
 /// The network in the weights file at `path`, checked to be for `game` on a `size`×`size`
-/// board.
+/// board (`None`: any size).
 ///
 /// # Errors
 ///
 /// One line naming the file and what is wrong with it (unreadable, not a weights file, cut
 /// short, corrupt, for another game or board).
-pub fn load_weights(path: &str, game: &str, size: usize) -> Result<games::nn::Net, String> {
+pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games::nn::Net, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("weights {path}: {e}"))?;
     games::nn::Net::from_bytes_for(&bytes, game, size, games::nn::PLANES)
         .map_err(|e| format!("weights {path}: {e}"))

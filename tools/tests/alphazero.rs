@@ -145,7 +145,7 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     );
     assert!(checkpoint_path(&dir).exists());
     let weights = std::fs::read(dir.join("weights.net")).unwrap();
-    assert!(games::nn::Net::from_bytes_for(&weights, "tictactoe", 3, 3).is_ok());
+    assert!(games::nn::Net::from_bytes_for(&weights, "tictactoe", Some(3), 3).is_ok());
 
     // The same command again would overwrite the run: refused.
     let again = az_train(&[&small[..], &["--generations", "3"]].concat());
@@ -300,8 +300,7 @@ fn a_trainer_and_a_worker_exchange_games_and_weights_through_a_directory() {
 
 /// The committed benchmark of 6×6 positions (`othello_positions`; README, Test data).
 fn benchmark() -> Vec<tools::alphazero::exact::Judged<games::othello::Board>> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/alphazero/othello6-positions.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
     let text = std::fs::read_to_string(&path).unwrap();
     tools::alphazero::exact::read_othello_positions(&text).unwrap()
 }

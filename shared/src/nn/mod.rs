@@ -18,7 +18,7 @@
 //! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16 };
 //! let net = Net::random(shape, 1).unwrap();
 //! let bytes = net.to_bytes("tictactoe");
-//! let again = Net::from_bytes_for(&bytes, "tictactoe", 3, PLANES).unwrap();
+//! let again = Net::from_bytes_for(&bytes, "tictactoe", Some(3), PLANES).unwrap();
 //! assert_eq!(again, net);
 //!
 //! let tree = Tree::search(&Board::new(3).unwrap(), Settings::default(), &mut Inference::new(&net));
@@ -174,14 +174,14 @@ mod tests {
         nan.params[3] = f32::NAN;
         assert_eq!(err(&nan.to_bytes("tictactoe")), WeightsError::NotFinite(3));
 
-        let wrong = Net::from_bytes_for(&bytes, "othello", 3, PLANES).unwrap_err();
+        let wrong = Net::from_bytes_for(&bytes, "othello", Some(3), PLANES).unwrap_err();
         assert!(
             wrong
                 .to_string()
                 .contains("weights for tictactoe, not othello"),
             "{wrong}"
         );
-        let size = Net::from_bytes_for(&bytes, "tictactoe", 4, PLANES).unwrap_err();
+        let size = Net::from_bytes_for(&bytes, "tictactoe", Some(4), PLANES).unwrap_err();
         assert!(matches!(size, WeightsError::Shape(_)), "{size}");
     }
 

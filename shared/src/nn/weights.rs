@@ -225,8 +225,8 @@ impl Net {
         Ok((net, game))
     }
 
-    /// [`Net::from_bytes`] for a caller that plays `game` on a `size`×`size` board with
-    /// `planes` input planes.
+    /// [`Net::from_bytes`] for a caller that plays `game` with `planes` input planes, on a
+    /// `size`×`size` board (`None`: whatever size the file is for).
     ///
     /// # Errors
     ///
@@ -235,7 +235,7 @@ impl Net {
     pub fn from_bytes_for(
         bytes: &[u8],
         game: &str,
-        size: usize,
+        size: Option<usize>,
         planes: usize,
     ) -> Result<Net, WeightsError> {
         let (net, found) = Net::from_bytes(bytes)?;
@@ -246,6 +246,7 @@ impl Net {
             });
         }
         let s = net.shape();
+        let size = size.unwrap_or(s.size);
         if s.size != size || s.planes != planes {
             return Err(WeightsError::Shape(format!(
                 "the file is for a {0}x{0} board with {1} planes, not {2}x{2} with {3}",

@@ -214,7 +214,7 @@ where
                 CheckpointError::Corrupt("the network does not fit in the file".into())
             })?;
         let size = start.board_size();
-        let net = Net::from_bytes_for(r.take(len, "network")?, G::NAME, size, PLANES)
+        let net = Net::from_bytes_for(r.take(len, "network")?, G::NAME, Some(size), PLANES)
             .map_err(CheckpointError::Weights)?;
         if net.shape() != &config.shape(size) {
             return Err(CheckpointError::Mismatch(

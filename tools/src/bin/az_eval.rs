@@ -345,7 +345,7 @@ fn evaluate() -> Result<String, String> {
     let trained = run
         .weights
         .as_deref()
-        .map(|w| cli::load_weights(w, "othello", 6))
+        .map(|w| cli::load_weights(w, "othello", Some(6)))
         .transpose()?;
     let shape = trained.as_ref().map_or(
         games::nn::Shape {
@@ -522,7 +522,7 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
     csv.push('\n');
     let clock = Instant::now();
     for (i, (g, path)) in files.iter().enumerate() {
-        let net = cli::load_weights(&path.to_string_lossy(), "othello", 6)?;
+        let net = cli::load_weights(&path.to_string_lossy(), "othello", Some(6))?;
         let untrained = Net::random(*net.shape(), run.seed).map_err(|e| e.to_string())?;
         let (games, secs) = by_generation.get(g).copied().unwrap_or((0, 0.0));
         let _ = write!(csv, "{g},{games},{secs:.1}");

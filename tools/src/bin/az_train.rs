@@ -447,9 +447,13 @@ where
             std::thread::sleep(std::time::Duration::from_millis(500));
             continue;
         };
-        let net =
-            games::nn::Net::from_bytes_for(&bytes, G::NAME, start.board_size(), games::nn::PLANES)
-                .map_err(|e| format!("{}: {e}", weights.display()))?;
+        let net = games::nn::Net::from_bytes_for(
+            &bytes,
+            G::NAME,
+            Some(start.board_size()),
+            games::nn::PLANES,
+        )
+        .map_err(|e| format!("{}: {e}", weights.display()))?;
         let clock = Instant::now();
         let played = tools::alphazero::self_play(start, &net, &config, batch);
         let positions: usize = played.iter().map(|p| p.samples.len()).sum();

@@ -95,25 +95,9 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let (options, weights) = parse_options()?;
     // The network's board size is checked when it plays: on another size the engine uses rave.
-    let net = match &weights {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("weights {path}: {e}"))?;
-            let (net, game) =
-                games::nn::Net::from_bytes(&bytes).map_err(|e| format!("weights {path}: {e}"))?;
-            if game != "go" {
-                return Err(format!("weights {path}: weights for {game}, not go"));
-            }
-            if net.shape().planes != games::nn::PLANES {
-                return Err(format!(
-                    "weights {path}: {} input planes, not {}",
-                    net.shape().planes,
-                    games::nn::PLANES
-                ));
-            }
-            Some(net)
-        }
-        None => None,
-    };
+    let net = weights
+        .map(|path| cli::load_weights(&path, "go", None))
+        .transpose()?;
     let mut engine = Engine::with_network(options, net);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();

@@ -331,7 +331,7 @@ fn run_othello(options: &Options) -> Result<String, String> {
     };
     match (options.evaluator, &options.weights) {
         (Eval::Net, Some(path)) => {
-            let net = tools::cli::load_weights(path, "othello", board.size())?;
+            let net = tools::cli::load_weights(path, "othello", Some(board.size()))?;
             play(&board, options, &mut Inference::new(&net))
         }
         (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
@@ -395,7 +395,7 @@ fn run() -> Result<String, String> {
             }
             match (options.evaluator, &options.weights) {
                 (Eval::Net, Some(path)) => {
-                    let net = tools::cli::load_weights(path, "go", n)?;
+                    let net = tools::cli::load_weights(path, "go", Some(n))?;
                     play(&game, &options, &mut Inference::new(&net))
                 }
                 (Eval::Net, None) => play(&game, &options, &mut Network::seed()),
@@ -406,7 +406,7 @@ fn run() -> Result<String, String> {
                 ),
             }
         }
-        Rules::Othello => unreachable!("Othello is run by run_othello"),
+        Rules::Othello => run_othello(&options),
     }
 }
 
