@@ -373,3 +373,76 @@ fn bad_benchmark_lines_name_the_line() {
         assert_eq!(err.lines().count(), 1);
     }
 }
+
+#[test]
+fn the_evaluation_tools_refuse_bad_input_in_one_line() {
+    let dir = testkit::scratch("az_tools_bad_input");
+    let bad_positions = dir.join("bad.txt");
+    std::fs::write(
+        &bad_positions,
+        "# header\n--------------OX----XO-------------- X a1:+2;\n",
+    )
+    .unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing\n").unwrap();
+    let garbage = dir.join("garbage.net");
+    std::fs::write(&garbage, b"\x00\x01garbage").unwrap();
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
+    let (b, e, g, p) = (
+        bad_positions.to_str().unwrap(),
+        empty.to_str().unwrap(),
+        garbage.to_str().unwrap(),
+        good.to_str().unwrap(),
+    );
+    let d = dir.to_str().unwrap();
+    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        ("az_eval", vec![], "--positions FILE is required"),
+        (
+            "az_eval",
+            vec!["--positions", "/no/such/file"],
+            "/no/such/file",
+        ),
+        ("az_eval", vec!["--positions", b], "line 2"),
+        ("az_eval", vec!["--positions", e], "no positions"),
+        ("az_eval", vec!["--positions", p, "--weights", g], "weights"),
+        (
+            "az_eval",
+            vec!["--positions", p, "--players", "policy"],
+            "needs --weights",
+        ),
+        (
+            "az_eval",
+            vec!["--positions", p, "--players", "oracle"],
+            "unknown player",
+        ),
+        ("az_eval", vec!["--positions", p, "--curve", d], "log.csv"),
+        ("az_plot", vec!["--dir", d, "--out", d], "log.csv"),
+        ("az_plot", vec!["--out", d], "--dir is required"),
+        (
+            "othello_positions",
+            vec!["--out", d, "--empties", "30..10"],
+            "--empties",
+        ),
+        (
+            "othello_positions",
+            vec!["--count", "5"],
+            "--out FILE is required",
+        ),
+    ];
+    for (tool, args, says) in cases {
+        let program = match tool {
+            "az_eval" => env!("CARGO_BIN_EXE_az_eval"),
+            "az_plot" => env!("CARGO_BIN_EXE_az_plot"),
+            _ => env!("CARGO_BIN_EXE_othello_positions"),
+        };
+        let out = testkit::run_ok(Path::new(program), &args, b"");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{tool} {args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{tool} {args:?}");
+        assert_eq!(err.lines().count(), 1, "{tool} {args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("{tool}: ")) && err.contains(says),
+            "{tool} {args:?}: {says}: {err}"
+        );
+    }
+}

@@ -52,16 +52,26 @@ type Player<'a> = Box<dyn FnMut(&Board) -> Move + 'a>;
 
 const C_PUCT: f64 = 1.5;
 
-fn mcts<'a, E: Evaluator<Board> + 'a>(iterations: u32, mut evaluator: E) -> Player<'a> {
-    let settings = Settings {
+/// The search settings of every MCTS player here.
+const fn settings(iterations: u32) -> Settings {
+    Settings {
         iterations,
         c_puct: C_PUCT,
         signs: Signs::Negamax,
-    };
+    }
+}
+
+/// The move when there is only one (a forced pass, say): no search needed.
+fn forced(b: &Board) -> Option<Move> {
+    let moves = b.legal_moves();
+    (moves.len() == 1).then(|| moves[0])
+}
+
+fn mcts<'a, E: Evaluator<Board> + 'a>(iterations: u32, mut evaluator: E) -> Player<'a> {
+    let settings = settings(iterations);
     Box::new(move |b: &Board| {
-        let moves = b.legal_moves();
-        if moves.len() == 1 {
-            return moves[0];
+        if let Some(mv) = forced(b) {
+            return mv;
         }
         Tree::search(b, settings, &mut evaluator)
             .best_move()
@@ -230,15 +240,10 @@ fn timed<'a, E: Evaluator<Board> + 'a>(
     mut evaluator: E,
     stats: &'a std::cell::Cell<(u64, u32)>,
 ) -> Player<'a> {
-    let settings = Settings {
-        iterations: 0,
-        c_puct: C_PUCT,
-        signs: Signs::Negamax,
-    };
+    let settings = settings(0);
     Box::new(move |b: &Board| {
-        let moves = b.legal_moves();
-        if moves.len() == 1 {
-            return moves[0];
+        if let Some(mv) = forced(b) {
+            return mv;
         }
         let deadline = Instant::now() + Duration::from_secs_f64(seconds);
         let mut tree = Tree::start(b, settings, &mut evaluator);
