@@ -11,7 +11,7 @@
 //! checkpoint's layout; FNV-1a 64 of all before it. Little-endian.
 
 use super::checkpoint::{header, open, put_sample, sample_bytes, seal};
-use super::{write_atomically, CheckpointError, Sample};
+use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
@@ -28,11 +28,11 @@ pub fn used_dir(dir: &Path) -> PathBuf {
 }
 
 /// A batch of games as a file's bytes.
-pub fn to_bytes(game: &str, size: usize, games: &[(Vec<Sample>, i8)]) -> Vec<u8> {
+pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
     let mut out = header(MAGIC, VERSION, game);
     out.extend_from_slice(&(size as u32).to_le_bytes());
     out.extend_from_slice(&(games.len() as u32).to_le_bytes());
-    for (samples, black) in games {
+    for Played { samples, black } in games {
         out.push(*black as u8);
         out.extend_from_slice(&(samples.len() as u32).to_le_bytes());
         for s in samples {
@@ -47,11 +47,7 @@ pub fn to_bytes(game: &str, size: usize, games: &[(Vec<Sample>, i8)]) -> Vec<u8>
 /// # Errors
 ///
 /// A [`CheckpointError`] if the file is cut short, corrupt, or for another game or size.
-pub fn from_bytes(
-    bytes: &[u8],
-    game: &str,
-    size: usize,
-) -> Result<Vec<(Vec<Sample>, i8)>, CheckpointError> {
+pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, CheckpointError> {
     let (mut r, name) = open(bytes, MAGIC, VERSION)?;
     let found = r.u32("header")? as usize;
     if name != game || found != size {
@@ -68,7 +64,7 @@ pub fn from_bytes(
         for _ in 0..n {
             samples.push(r.sample(size)?);
         }
-        games.push((samples, black));
+        games.push(Played { samples, black });
     }
     if !r.done() {
         return Err(CheckpointError::Corrupt(

@@ -188,14 +188,14 @@ pub fn self_play<G: Encode + Sync>(
     net: &Net,
     config: &Config,
     stream: u64,
-) -> Vec<Played<G::Move>>
+) -> Vec<Played>
 where
     G::Move: Send,
 {
     let threads = config.threads.max(1);
     let count = config.games;
     let seed = |game: usize| mix(config.seed ^ mix(stream << 32 | game as u64));
-    let mut results: Vec<(usize, Played<G::Move>)> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Played)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
@@ -257,23 +257,21 @@ where
         let clock = Instant::now();
         let played = self_play(&self.start, &self.net, &self.config, u64::from(number));
         let play_seconds = clock.elapsed().as_secs_f64();
-        let games: Vec<(Vec<Sample>, i8)> =
-            played.into_iter().map(|p| (p.samples, p.black)).collect();
-        let mut report = self.absorb(games);
+        let mut report = self.absorb(played);
         self.train(&mut report);
         report.seconds.0 = play_seconds;
         self.seconds += play_seconds;
         report
     }
 
-    /// Adds finished games (each its samples and the result for Black) to the replay window;
-    /// the report of the generation they will train.
-    pub fn absorb(&mut self, games: Vec<(Vec<Sample>, i8)>) -> Generation {
+    /// Adds finished games to the replay window; the report of the generation they will
+    /// train.
+    pub fn absorb(&mut self, games: Vec<Played>) -> Generation {
         let mut report = Generation {
             number: self.generation + 1,
             ..Generation::default()
         };
-        for (samples, black) in games {
+        for Played { samples, black } in games {
             report.black[(1 - i32::from(black.signum())) as usize] += 1;
             report.new_positions += samples.len();
             report.evaluations += samples.len() as u64 * u64::from(self.config.simulations);

@@ -72,20 +72,19 @@ pub fn dirichlet(alpha: f64, k: usize, rng: &mut Rng) -> Vec<f64> {
     x
 }
 
-/// A finished self-play game: its positions as samples and its moves.
-#[derive(Clone, Debug)]
-pub struct Played<M> {
+/// A finished self-play game: its positions as samples and its result; what the replay
+/// window and the games files take.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
     /// One sample per searched position (forced moves are not searched).
     pub samples: Vec<Sample>,
-    /// Every move, in order.
-    pub moves: Vec<M>,
     /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit).
     pub black: i8,
 }
 
 /// Plays one game from `start` against itself with `net`, every random choice drawn from
 /// `seed`.
-pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played<G::Move> {
+pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     let mut inference = Inference::new(net);
     let size = start.board_size();
@@ -99,9 +98,9 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
     let mut game = start.clone();
     let mut samples = Vec::new();
     let mut sides = Vec::new();
-    let mut moves = Vec::new();
+    let mut plies = 0;
     let limit = 4 * n + 8;
-    while game.score().is_none() && moves.len() < limit {
+    while game.score().is_none() && plies < limit {
         let legal_moves = game.moves();
         let mv = if legal_moves.len() == 1 {
             legal_moves[0]
@@ -129,7 +128,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             }
             samples.push(sample);
             sides.push(game.side());
-            let pick = if moves.len() < config.temperature_plies {
+            let pick = if plies < config.temperature_plies {
                 let mut r = rng.below(total.max(1) as usize) as u32;
                 visits
                     .iter()
@@ -146,7 +145,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             };
             legal_moves[pick]
         };
-        moves.push(mv);
+        plies += 1;
         game = game.after(mv).expect("a listed move is legal");
     }
     let (mover, score) = (game.side(), game.score().map_or(0, i32::signum));
@@ -162,11 +161,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             -black
         };
     }
-    Played {
-        samples,
-        moves,
-        black,
-    }
+    Played { samples, black }
 }
 
 #[cfg(test)]

@@ -455,9 +455,8 @@ where
         )
         .map_err(|e| format!("{}: {e}", weights.display()))?;
         let clock = Instant::now();
-        let played = tools::alphazero::self_play(start, &net, &config, batch);
-        let positions: usize = played.iter().map(|p| p.samples.len()).sum();
-        let games: Vec<_> = played.into_iter().map(|p| (p.samples, p.black)).collect();
+        let games = tools::alphazero::self_play(start, &net, &config, batch);
+        let positions: usize = games.iter().map(|p| p.samples.len()).sum();
         let file = exchange::publish(
             &run.dir,
             run.worker,
