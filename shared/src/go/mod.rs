@@ -42,10 +42,12 @@
 //!
 //! Files, one concern each: `board` (the core above), `position` (a game with ko,
 //! superko, passes and komi), `text` (boards and rules as text), `error` (why something is
-//! refused), [`playout`] (random light playouts) and [`perft`].
+//! refused), [`playout`] (light and heavy playouts), `patterns` (the 3×3 shapes heavy playouts
+//! answer) and [`perft`].
 
 mod board;
 mod error;
+mod patterns;
 pub mod perft;
 pub mod playout;
 mod position;
