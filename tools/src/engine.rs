@@ -53,7 +53,7 @@ pub enum EvaluatorKind {
     /// priors and its value head as the value.
     Trained,
     /// Not PUCT but michi's search: RAVE (all moves as first) and tactical priors as
-    /// prior visits, one light playout per leaf ([`crate::rave`]).
+    /// prior visits, one heavy or light playout per leaf ([`crate::rave`]).
     Rave,
 }
 
@@ -64,8 +64,11 @@ pub struct Options {
     pub playouts: u32,
     /// Seconds per move, at most (the clock of `time_settings`/`time_left` can lower it).
     pub seconds: Option<f64>,
-    /// Root-parallel searches, one per thread, whose root visits are added up.
+    /// Threads: one tree each, whose root visits are added up (root parallel), or with
+    /// `tree_parallel` (RAVE only) one tree grown by all of them.
     pub threads: usize,
+    /// The RAVE search's threads share one tree (each marks its path with a virtual loss).
+    pub tree_parallel: bool,
     /// Random seed: one thread and one seed play the same moves every time.
     pub seed: u64,
     /// Resign when the best move's estimated win rate is below this (0 never resigns).
@@ -74,6 +77,12 @@ pub struct Options {
     pub c_puct: f64,
     /// What evaluates a leaf.
     pub evaluator: EvaluatorKind,
+    /// Heavy playouts (captures, escapes and 3×3 shapes near the last move:
+    /// [`games::go::playout::playout_heavy_recorded`]) in the RAVE search, not light ones.
+    pub heavy: bool,
+    /// Start every RAVE search from an empty tree rather than from the part of the last
+    /// search's tree that the moves since lead to.
+    pub fresh_tree: bool,
 }
 
 impl Default for Options {
@@ -91,6 +100,13 @@ impl Default for Options {
             // Against GNU Go level 10 on 7x7 at 0.9 s per move (BENCHMARKS.md), PUCT with
             // uniform priors scored 45% of 20 games, RAVE 95% of 40.
             evaluator: EvaluatorKind::Rave,
+            // Heavy against light at 0.5 s per move on 9x9, one thread each (gtp_match,
+            // 24 games): 18.5 of 24 for heavy (BENCHMARKS.md).
+            heavy: true,
+            fresh_tree: false,
+            // Tree against root parallel, 2 threads each, heavy playouts, 0.5 s per move on
+            // 9x9 (gtp_match, 16 games): 8.5 of 16, no difference shown.
+            tree_parallel: false,
         }
     }
 }
@@ -318,13 +334,16 @@ pub struct Choice {
     pub mv: Move,
     /// Its mean value for the mover, as a win rate in `[0, 1]`.
     pub win_rate: f64,
-    /// Playouts run, over all threads.
+    /// The root's visits over all threads: the playouts run, and with kept trees
+    /// ([`Rave::descend`]) those of earlier searches through this position.
     pub playouts: u64,
 }
 
 /// Searches `position` for its side to move: `threads` independent trees (seeds `seed`,
 /// `seed + 1`, ...) each run until its share of `playouts` or the deadline, and their root
-/// visits are added up. `net` is the network of [`EvaluatorKind::Trained`].
+/// visits are added up; or, with [`EvaluatorKind::Rave`] and `tree_parallel`, one tree
+/// grown by `threads` walkers (the same seeds). `net` is the network of
+/// [`EvaluatorKind::Trained`].
 ///
 /// # Panics
 ///
@@ -338,6 +357,20 @@ pub fn search(
     cleanup: bool,
 ) -> Choice {
     let root = Careful::new(position.clone(), cleanup);
+    search_from(&root, last, options, net, deadline, &mut Vec::new())
+}
+
+/// [`search`] from `root`; with [`EvaluatorKind::Rave`], `kept` holds the trees already
+/// grown for this root (from [`Rave::descend`]), or none, and is left with the trees grown,
+/// for the next move.
+fn search_from(
+    root: &Careful,
+    last: Option<Point>,
+    options: &Options,
+    net: Option<&Net>,
+    deadline: Option<Instant>,
+    kept: &mut Vec<Rave>,
+) -> Choice {
     let threads = options.threads.max(1);
     let share = (options.playouts / threads as u32).max(1);
     let settings = Settings {
@@ -350,33 +383,63 @@ pub fn search(
         match options.evaluator {
             EvaluatorKind::Playouts => {
                 let mut evaluator = Playouts::with_rollout(seed, careful_rollout);
-                grow(&root, settings, share, deadline, &mut evaluator)
+                grow(root, settings, share, deadline, &mut evaluator)
             }
             EvaluatorKind::SeedNetwork => {
                 let mut evaluator = NetworkOnCareful(Network::seed());
-                grow(&root, settings, share, deadline, &mut evaluator)
+                grow(root, settings, share, deadline, &mut evaluator)
             }
             EvaluatorKind::Trained => {
                 let net = net.expect("the trained evaluator has a network");
                 let mut evaluator = TrainedOnCareful(Inference::new(net));
-                grow(&root, settings, share, deadline, &mut evaluator)
+                grow(root, settings, share, deadline, &mut evaluator)
             }
             EvaluatorKind::Heuristic => {
                 let mut evaluator = TacticalPriors(Playouts::with_rollout(seed, careful_rollout));
-                grow(&root, settings, share, deadline, &mut evaluator)
+                grow(root, settings, share, deadline, &mut evaluator)
             }
-            EvaluatorKind::Rave => {
-                let mut tree = Rave::new(root.clone(), last, seed);
-                tree.grow(share, deadline);
-                // Wins in [0, visits] as a total value in [-visits, visits].
-                tree.children()
-                    .into_iter()
-                    .map(|(mv, visits, wins)| (mv, visits, 2.0 * wins - f64::from(visits)))
-                    .collect()
-            }
+            EvaluatorKind::Rave => unreachable!("the RAVE trees are grown below"),
         }
     };
-    let results: Vec<Vec<(Move, u32, f64)>> = if threads == 1 {
+    let results: Vec<Vec<(Move, u32, f64)>> = if options.evaluator == EvaluatorKind::Rave {
+        if kept.is_empty() {
+            let (trees, walkers) = if options.tree_parallel {
+                (1, threads)
+            } else {
+                (threads, 1)
+            };
+            *kept = (0..trees)
+                .map(|i| {
+                    let seed = options.seed.wrapping_add(i as u64);
+                    Rave::new(root.clone(), last, seed, options.heavy, walkers)
+                })
+                .collect();
+        }
+        let share = options.playouts / kept.len() as u32;
+        let grow = |tree: &mut Rave| {
+            tree.grow(share, deadline);
+            // Wins in [0, visits] as a total value in [-visits, visits].
+            tree.children()
+                .into_iter()
+                .map(|(mv, visits, wins)| (mv, visits, 2.0 * wins - f64::from(visits)))
+                .collect()
+        };
+        if kept.len() == 1 {
+            // One tree: its walkers bring their own threads.
+            kept.iter_mut().map(grow).collect()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = kept
+                    .iter_mut()
+                    .map(|tree| scope.spawn(move || grow(tree)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread does not panic"))
+                    .collect()
+            })
+        }
+    } else if threads == 1 {
         vec![run(0)]
     } else {
         std::thread::scope(|scope| {
@@ -492,6 +555,19 @@ pub struct Engine {
     moves: Vec<(Color, Move)>,
     position: Position,
     clock: Clock,
+    /// The RAVE trees of the last search, for the next one.
+    kept: Option<Kept>,
+}
+
+/// Search trees kept between moves: grown for the position after `moves` with `to_move` to
+/// play, in the game of `size`, `komi` and `cleanup`.
+struct Kept {
+    moves: Vec<(Color, Move)>,
+    to_move: Color,
+    size: usize,
+    komi: f64,
+    cleanup: bool,
+    trees: Vec<Rave>,
 }
 
 fn fresh(size: usize, komi: f64) -> Position {
@@ -516,6 +592,7 @@ impl Engine {
             moves: Vec::new(),
             position: fresh(9, 7.5),
             clock: Clock::default(),
+            kept: None,
         }
     }
 
@@ -724,14 +801,32 @@ impl Engine {
             Move::Play(p) => Some(p),
             Move::Pass => None,
         });
-        let choice = search(
-            &position,
+        let root = Careful::new(position, cleanup);
+        let mut trees = match self.kept.take() {
+            Some(kept) if options.evaluator == EvaluatorKind::Rave && !options.fresh_tree => {
+                self.descend(kept, color, cleanup, &root, last)
+            }
+            _ => Vec::new(),
+        };
+        let choice = search_from(
+            &root,
             last,
             &options,
             self.net.as_ref(),
             deadline,
-            cleanup,
+            &mut trees,
         );
+        if !trees.is_empty() {
+            self.kept = Some(Kept {
+                moves: self.moves.clone(),
+                to_move: color,
+                size: self.size,
+                komi: self.komi,
+                cleanup,
+                trees,
+            });
+        }
+        let position = root.position();
         let resign = options.resign > 0.0
             && choice.win_rate < options.resign
             && choice.playouts >= 200
@@ -750,6 +845,45 @@ impl Engine {
             self.moves.push((color, choice.mv));
         }
         text
+    }
+
+    /// The kept trees moved down to `root` (`color` to play), or none when they were grown
+    /// for another game, another line or another side to move.
+    fn descend(
+        &self,
+        kept: Kept,
+        color: Color,
+        cleanup: bool,
+        root: &Careful,
+        last: Option<Point>,
+    ) -> Vec<Rave> {
+        let Some(since) = self.moves.strip_prefix(kept.moves.as_slice()) else {
+            return Vec::new();
+        };
+        // The tree alternates colours from its root's side to move.
+        let mut side = kept.to_move;
+        for &(c, _) in since {
+            if c != side {
+                return Vec::new();
+            }
+            side = side.opponent();
+        }
+        let game = (kept.size, kept.komi, kept.cleanup) == (self.size, self.komi, cleanup);
+        if side != color || !game {
+            return Vec::new();
+        }
+        let line: Vec<Move> = since.iter().map(|&(_, mv)| mv).collect();
+        let count = kept.trees.len();
+        let trees: Vec<Rave> = kept
+            .trees
+            .into_iter()
+            .filter_map(|tree| tree.descend(&line, root.clone(), last))
+            .collect();
+        if trees.len() == count {
+            trees
+        } else {
+            Vec::new()
+        }
     }
 
     /// Dead stones: those whose point the other colour owns in most playouts.

@@ -1,13 +1,13 @@
 //! A Monte Carlo tree search for Go with RAVE and tactical priors, in the manner of michi
 //! (Petr Baudiš's minimal engine, whose constants these are): what the engine plays with
-//! `--search rave`.
+//! `--evaluator rave`, with light or heavy playouts.
 //!
 //! Each node keeps, for the player who made its move: visits and wins of the playouts
 //! through it; *prior* visits and wins, given when it is created (an even 10 visits at 50%;
-//! captures, self-ataris, the distance to the last move and the lines of an empty area add
-//! won or lost visits); and *AMAF* visits and wins: every playout through its parent in
-//! which its move's point was first played by that player counts, whenever it was played
-//! (all moves as first). A child is chosen by
+//! captures, self-ataris, the distance to the last move, 3×3 shapes and the lines of an
+//! empty area add won or lost visits); and *AMAF* visits and wins: every playout through its
+//! parent in which its move's point was first played by that player counts, whenever it was
+//! played (all moves as first). A child is chosen by
 //!
 //! `(1 − β) · (w + w₀) / (v + v₀) + β · w_amaf / v_amaf`, with
 //! `β = v_amaf / (v_amaf + v + v₀ + (v + v₀) · v_amaf / 3500)`:
@@ -15,14 +15,16 @@
 //! early on the AMAF statistics, plentiful but biased, decide; the node's own take over as
 //! its visits grow. No exploration term: the priors and AMAF explore. A leaf is expanded once
 //! it has 8 visits; the tree never plays into the mover's own eye and passes as
-//! [`Careful`] does. One tree per thread; the engine adds up the roots' visits.
+//! [`Careful`] does. One tree per thread; the engine adds up the roots' visits, and keeps
+//! the trees for its next move ([`Rave::descend`]).
 
 use crate::engine::{Careful, ChainMap};
-use games::go::playout::playout_recorded;
+use games::go::playout::{playout_heavy_recorded, playout_recorded};
 use games::go::{Move, Point, Position};
 use games::rng::Rng;
 use games::search::Game;
 use games::Color;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// β falls to a half when the node's visits reach about this many (michi's RAVE_EQUIV).
@@ -40,6 +42,8 @@ const PRIOR_CAPTURE_MANY: f64 = 30.0;
 const PRIOR_NEAR_LAST: [f64; 3] = [24.0, 22.0, 8.0];
 /// Prior visits (lost on the first two lines, won on the third) in an empty area.
 const PRIOR_EMPTY_AREA: f64 = 10.0;
+/// Prior won visits for a move that fits one of the 3×3 shapes ([`games::go::Board::fits_shape`]).
+const PRIOR_SHAPE: f64 = 10.0;
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -85,68 +89,176 @@ impl Node {
     }
 }
 
-/// One search tree.
+/// One search tree, grown by one or more walkers: one per thread, sharing the tree (tree
+/// parallelism). A walker marks the nodes of its path as visited (a *virtual loss*: a visit
+/// without a win until its playout is counted) so that the others try other lines.
 pub struct Rave {
+    tree: Tree,
+    walkers: Vec<Walker>,
+}
+
+/// The nodes and what every walker needs to read them.
+struct Tree {
     nodes: Vec<Node>,
     root: Careful,
-    rng: Rng,
     /// The last move played before the root, for the distance prior.
     last: Option<Point>,
-    /// Scratch: the path of one iteration, the colour to move at each of its nodes, the
-    /// playout's stones, and per point the colour that first played there (0 for none).
+}
+
+/// One thread's playouts and scratch: the path of one iteration with the colour to move at
+/// each of its nodes, the playout's stones, and per point the colour that first played
+/// there (0 for none).
+struct Walker {
+    rng: Rng,
+    /// Heavy playouts ([`playout_heavy_recorded`]) rather than light ones.
+    heavy: bool,
     path: Vec<(u32, Color)>,
     played: Vec<(Color, Point)>,
     first: Vec<u8>,
 }
 
 impl Rave {
-    /// A tree for `root`, whose last move was `last`; playouts seeded with `seed`.
-    pub fn new(root: Careful, last: Option<Point>, seed: u64) -> Rave {
+    /// A tree for `root`, whose last move was `last`, grown by `threads` walkers with
+    /// seeds `seed`, `seed + 1`, ..., with heavy playouts when `heavy`.
+    ///
+    /// # Panics
+    ///
+    /// If `threads` is 0.
+    pub fn new(root: Careful, last: Option<Point>, seed: u64, heavy: bool, threads: usize) -> Rave {
+        assert!(threads > 0, "a tree needs a walker");
         let cells = {
             let board = root.position().board();
             board.points().map(|p| p.index() + 1).max().unwrap_or(0)
         };
-        let mut tree = Rave {
+        let mut tree = Tree {
             nodes: vec![Node::new(Move::Pass, 0.0, 0.0)],
             root,
-            rng: Rng::new(seed),
             last,
-            path: Vec::new(),
-            played: Vec::new(),
-            first: vec![0; cells],
         };
         let root = tree.root.clone();
         tree.expand(0, &root, last);
-        tree
+        let walkers = (0..threads)
+            .map(|i| Walker {
+                rng: Rng::new(seed.wrapping_add(i as u64)),
+                heavy,
+                path: Vec::new(),
+                played: Vec::new(),
+                first: vec![0; cells],
+            })
+            .collect();
+        Rave { tree, walkers }
     }
 
-    /// Runs iterations until `iterations` or the deadline.
+    /// The tree under the moves `moves` played from the root, re-rooted at `root` (the
+    /// position they lead to, whose last move was `last`): what the last search learnt
+    /// about the position now on the board. `None` when the tree never reached it.
+    ///
+    /// # Complexity
+    ///
+    /// Linear in the size of the subtree kept.
+    pub fn descend(self, moves: &[Move], root: Careful, last: Option<Point>) -> Option<Rave> {
+        let from = &self.tree.nodes;
+        let mut n = 0;
+        for &mv in moves {
+            let node = &from[n];
+            if !node.expanded {
+                return None;
+            }
+            let children = node.children.start as usize..node.children.end as usize;
+            n = children.into_iter().find(|&c| from[c].mv == mv)?;
+        }
+        // Copy the subtree breadth first, so that each node's children stay together.
+        let mut nodes = vec![from[n].clone()];
+        let mut old = vec![n];
+        let mut i = 0;
+        while i < nodes.len() {
+            let range = from[old[i]].children.clone();
+            let start = nodes.len() as u32;
+            for c in range {
+                nodes.push(from[c as usize].clone());
+                old.push(c as usize);
+            }
+            nodes[i].children = start..nodes.len() as u32;
+            i += 1;
+        }
+        let mut tree = Tree { nodes, root, last };
+        if !tree.nodes[0].expanded {
+            let root = tree.root.clone();
+            tree.expand(0, &root, last);
+        }
+        Some(Rave {
+            tree,
+            walkers: self.walkers,
+        })
+    }
+
+    /// Playouts through the root so far.
+    pub fn visits(&self) -> u32 {
+        self.tree.nodes[0].visits
+    }
+
+    /// Runs about `iterations` more playouts, or until the deadline, with every walker on
+    /// its own thread (one walker: on this one, and the same playouts for the same seed).
     pub fn grow(&mut self, iterations: u32, deadline: Option<Instant>) {
-        if self.nodes[0].children.is_empty() {
+        if self.tree.nodes[0].children.is_empty() {
             return;
         }
-        let mut done = 0;
-        while done < iterations {
-            let step = (iterations - done).min(64);
-            for _ in 0..step {
-                self.iterate();
+        let Rave { tree, walkers } = self;
+        if let [walker] = walkers.as_mut_slice() {
+            let mut done = 0;
+            while done < iterations {
+                let step = (iterations - done).min(64);
+                for _ in 0..step {
+                    tree.iterate(walker);
+                }
+                done += step;
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
             }
-            done += step;
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
+            return;
         }
+        // Shared: the playouts run outside the lock, selection and backup inside it.
+        let share = iterations / walkers.len() as u32 + 1;
+        let shared = Mutex::new(tree);
+        std::thread::scope(|scope| {
+            for walker in walkers.iter_mut() {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut done = 0;
+                    while done < share {
+                        let (game, last) = lock(shared).walk(walker);
+                        let margin = walker.finish(game.position(), last);
+                        lock(shared).back_up(walker, margin);
+                        done += 1;
+                        if done % 16 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
     }
 
     /// The root's children: (move, visits, wins) for the player to move at the root.
     pub fn children(&self) -> Vec<(Move, u32, f64)> {
-        let r = &self.nodes[0].children;
-        self.nodes[r.start as usize..r.end as usize]
+        let nodes = &self.tree.nodes;
+        let r = &nodes[0].children;
+        nodes[r.start as usize..r.end as usize]
             .iter()
             .map(|c| (c.mv, c.visits, c.wins))
             .collect()
     }
+}
 
+/// The tree behind the lock; a walker that panicked holding it leaves it as sound as any
+/// (every update is a few counters), so a poisoned lock is taken over.
+fn lock<'a, 'b>(tree: &'a Mutex<&'b mut Tree>) -> std::sync::MutexGuard<'a, &'b mut Tree> {
+    tree.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Tree {
     fn expand(&mut self, n: usize, game: &Careful, last: Option<Point>) {
         let moves = game.moves();
         let position = game.position();
@@ -178,6 +290,10 @@ impl Rave {
                         pw += PRIOR_NEAR_LAST[d - 1];
                     }
                 }
+                if board.fits_shape(p) {
+                    pv += PRIOR_SHAPE;
+                    pw += PRIOR_SHAPE;
+                }
                 if empty_area(board, r, c) {
                     let line = r.min(c).min(rows - 1 - r).min(cols - 1 - c);
                     if line <= 1 {
@@ -205,22 +321,30 @@ impl Rave {
         best.1
     }
 
-    fn iterate(&mut self) {
+    /// One playout, on this thread: [`Tree::walk`], [`Walker::finish`], [`Tree::back_up`].
+    fn iterate(&mut self, walker: &mut Walker) {
+        let (game, last) = self.walk(walker);
+        let margin = walker.finish(game.position(), last);
+        self.back_up(walker, margin);
+    }
+
+    /// Walks down from the root to a leaf, expanding a leaf with enough visits, counting a
+    /// visit on every node passed (the virtual loss), and noting the path and the first
+    /// player of each point in `walker`. Returns the leaf's position and its last move.
+    fn walk(&mut self, walker: &mut Walker) -> (Careful, Option<Point>) {
         let mut game = self.root.clone();
-        self.path.clear();
-        self.first.fill(0);
+        walker.path.clear();
+        walker.first.fill(0);
         let mut n = 0;
         let mut last = self.last;
         loop {
             let mover = game.side();
-            self.path.push((n as u32, mover));
-            if !self.nodes[n].expanded {
-                if self.nodes[n].visits + 1 < EXPAND_VISITS {
-                    break;
-                }
+            walker.path.push((n as u32, mover));
+            if !self.nodes[n].expanded && self.nodes[n].visits + 1 >= EXPAND_VISITS {
                 self.expand(n, &game, last);
             }
-            if self.nodes[n].children.is_empty() {
+            self.nodes[n].visits += 1;
+            if !self.nodes[n].expanded || self.nodes[n].children.is_empty() {
                 break;
             }
             let child = self.select(n);
@@ -229,34 +353,38 @@ impl Rave {
                 // Careful lists only legal moves; a refusal would be a bug, not an input.
                 break;
             }
-            if let Move::Play(p) = mv {
-                let i = p.index();
-                if self.first[i] == 0 {
-                    self.first[i] = code(mover);
+            match mv {
+                Move::Play(p) => {
+                    let i = p.index();
+                    if walker.first[i] == 0 {
+                        walker.first[i] = code(mover);
+                    }
+                    last = Some(p);
                 }
-                last = Some(p);
+                Move::Pass => last = None,
             }
             n = child;
         }
-        let black_margin = self.finish(game.position());
-        // Back up: a node's wins are its mover's (the colour to move at its parent).
-        for k in 0..self.path.len() {
-            let (i, to_move) = self.path[k];
-            let win = win_for(to_move, black_margin);
+        (game, last)
+    }
+
+    /// Counts the playout of `walker`'s path, whose result is Black's `black_margin`: a
+    /// node's wins are its mover's (the colour to move at its parent; its visit was counted
+    /// on the way down), and a child's AMAF statistics count when its player was the first
+    /// to play its point, in the tree or the playout.
+    fn back_up(&mut self, walker: &Walker, black_margin: f64) {
+        for k in 0..walker.path.len() {
+            let (i, to_move) = walker.path[k];
             if k > 0 {
-                let parent_to_move = self.path[k - 1].1;
-                let node = &mut self.nodes[i as usize];
-                node.visits += 1;
-                node.wins += win_for(parent_to_move, black_margin);
-            } else {
-                self.nodes[0].visits += 1;
+                let parent_to_move = walker.path[k - 1].1;
+                self.nodes[i as usize].wins += win_for(parent_to_move, black_margin);
             }
-            // All moves as first: the children of this node whose point its mover played first.
+            let win = win_for(to_move, black_margin);
             let mark = code(to_move);
             for c in self.nodes[i as usize].children.clone() {
                 let child = &mut self.nodes[c as usize];
                 if let Move::Play(p) = child.mv {
-                    if self.first[p.index()] == mark {
+                    if walker.first[p.index()] == mark {
                         child.amaf_visits += 1;
                         child.amaf_wins += win;
                     }
@@ -264,22 +392,30 @@ impl Rave {
             }
         }
     }
+}
 
-    /// Black's area margin (komi included) at the end of a playout from `position`, with the
-    /// playout's stones added to `first`.
-    fn finish(&mut self, position: &Position) -> f64 {
+impl Walker {
+    /// Black's area margin (komi included) at the end of a playout from `position`, whose
+    /// last move was `last`, with the playout's stones added to `first`.
+    fn finish(&mut self, position: &Position, last: Option<Point>) -> f64 {
         if position.is_over() {
             return position.margin();
         }
         let mut board = position.board().clone();
         let cells = board.rows() * board.cols();
-        playout_recorded(
-            &mut board,
-            position.side_to_move(),
-            &mut self.rng,
-            4 * cells + 16,
-            &mut self.played,
-        );
+        let (color, limit) = (position.side_to_move(), 4 * cells + 16);
+        if self.heavy {
+            playout_heavy_recorded(
+                &mut board,
+                color,
+                last,
+                &mut self.rng,
+                limit,
+                &mut self.played,
+            );
+        } else {
+            playout_recorded(&mut board, color, &mut self.rng, limit, &mut self.played);
+        }
         for &(color, p) in &self.played {
             let i = p.index();
             if self.first[i] == 0 {
@@ -335,4 +471,110 @@ fn empty_area(board: &games::go::Board, r: usize, c: usize) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::go::{Board, KoRule};
+
+    fn root() -> Careful {
+        let board: Board = "
+            . . . . . . .
+            . . . . . . .
+            . . X O . . .
+            . . X O . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . ."
+            .parse()
+            .expect("a board");
+        Careful::new(
+            Position::new(board, KoRule::PositionalSuperko).with_komi(9.0),
+            false,
+        )
+    }
+
+    /// The most visited child of node `n`.
+    fn best(tree: &Rave, n: usize) -> usize {
+        let r = tree.tree.nodes[n].children.clone();
+        (r.start as usize..r.end as usize)
+            .max_by_key(|&c| tree.tree.nodes[c].visits)
+            .expect("children")
+    }
+
+    /// Nodes in the subtree under `n`, itself included.
+    fn size(tree: &Rave, n: usize) -> usize {
+        let r = tree.tree.nodes[n].children.clone();
+        1 + (r.start as usize..r.end as usize)
+            .map(|c| size(tree, c))
+            .sum::<usize>()
+    }
+
+    #[test]
+    fn descending_keeps_the_subtree_of_the_line_played() {
+        for heavy in [false, true] {
+            let mut tree = Rave::new(root(), None, 7, heavy, 1);
+            tree.grow(3000, None);
+            assert_eq!(tree.visits(), 3000);
+            let a = best(&tree, 0);
+            let b = best(&tree, a);
+            let line = [tree.tree.nodes[a].mv, tree.tree.nodes[b].mv];
+            let (visits, nodes) = (tree.tree.nodes[b].visits, size(&tree, b));
+            assert!(visits > 20, "{visits}");
+            let mut game = root();
+            for mv in line {
+                game.play(mv).expect("legal");
+            }
+            let kept = tree
+                .descend(&line, game.clone(), None)
+                .expect("the line was grown");
+            assert_eq!(kept.visits(), visits);
+            assert_eq!(kept.tree.nodes.len(), nodes.max(1 + game.moves().len()));
+            // The root's children are the moves of the position now, as a fresh tree has them.
+            let fresh = Rave::new(game, None, 7, heavy, 1);
+            let moves = |t: &Rave| t.children().iter().map(|c| c.0).collect::<Vec<_>>();
+            assert_eq!(moves(&kept), moves(&fresh));
+            let mut kept = kept;
+            kept.grow(100, None);
+            assert_eq!(kept.visits(), visits + 100);
+        }
+    }
+
+    #[test]
+    fn two_walkers_share_one_tree() {
+        let mut tree = Rave::new(root(), None, 7, true, 2);
+        tree.grow(2000, None);
+        // Each walker runs its half and one more; every playout passed a root child.
+        assert_eq!(tree.visits(), 2002);
+        let through: u32 = tree.children().iter().map(|c| c.1).sum();
+        assert_eq!(through, tree.visits());
+        // Wins stay within visits everywhere.
+        assert!(tree
+            .tree
+            .nodes
+            .iter()
+            .all(|n| n.wins <= f64::from(n.visits)));
+        assert!(tree.tree.nodes.len() > 100, "{}", tree.tree.nodes.len());
+    }
+
+    #[test]
+    fn a_line_the_tree_never_reached_is_not_kept() {
+        let mut tree = Rave::new(root(), None, 7, false, 1);
+        tree.grow(50, None);
+        // Fifty playouts expand only the root's most visited children, not their children
+        // with the pass of both sides below.
+        let a = best(&tree, 0);
+        let mv = tree.tree.nodes[a].mv;
+        let mut game = root();
+        for m in [mv, Move::Pass, Move::Pass] {
+            game.play(m).expect("legal");
+        }
+        assert!(tree
+            .descend(&[mv, Move::Pass, Move::Pass], game, None)
+            .is_none());
+        let fresh = Rave::new(root(), None, 7, false, 1);
+        let same = fresh.descend(&[], root(), None).expect("the root itself");
+        assert_eq!(same.visits(), 0);
+    }
 }

@@ -117,14 +117,24 @@ fn ko_and_undo() {
 
 #[test]
 fn genmove_plays_a_legal_move_deterministically() {
-    for search in ["playout", "rave"] {
-        genmove_is_legal_and_repeats(search);
+    // rave keeps its tree from one genmove to the next: the repeat covers that too.
+    for (search, playout) in [("playout", "light"), ("rave", "light"), ("rave", "heavy")] {
+        genmove_is_legal_and_repeats(search, playout);
     }
 }
 
-fn genmove_is_legal_and_repeats(search: &str) {
+fn genmove_is_legal_and_repeats(search: &str, playout: &str) {
     let script = "boardsize 7\nclear_board\nkomi 9\ngenmove b\ngenmove w\ngenmove b\nreg_genmove w\nfinal_score\nfinal_status_list dead\n";
-    let args = ["--playouts", "300", "--seed", "5", "--evaluator", search];
+    let args = [
+        "--playouts",
+        "300",
+        "--seed",
+        "5",
+        "--evaluator",
+        search,
+        "--playout",
+        playout,
+    ];
     let first = engine(&args, script);
     let second = engine(&args, script);
     assert_eq!(
@@ -166,6 +176,8 @@ fn help_and_bad_options() {
         &["--threads", "0"][..],
         &["--seconds", "-1"],
         &["--evaluator", "magic"],
+        &["--playout", "medium"],
+        &["--playout"],
         &["--fly"],
     ] {
         let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), bad, b"");
@@ -256,12 +268,25 @@ fn tactical_priors_take_a_stone_in_atari() {
     // White C3 has one liberty left, C4: the capture is the move.
     let script = "boardsize 5\nclear_board\nplay b B3\nplay w C3\nplay b D3\nplay w A5\nplay b C2\nplay w E5\ngenmove b\n";
     // At 30 playouts the uniform priors of `--evaluator playout` choose D5 here.
-    for search in ["tactics", "rave"] {
+    for (search, playout) in [("tactics", "light"), ("rave", "light"), ("rave", "heavy")] {
         let replies = engine(
-            &["--evaluator", search, "--playouts", "30", "--seed", "3"],
+            &[
+                "--evaluator",
+                search,
+                "--playout",
+                playout,
+                "--playouts",
+                "30",
+                "--seed",
+                "3",
+            ],
             script,
         );
-        assert_eq!(replies.last().unwrap(), "= C4", "{search}: {replies:?}");
+        assert_eq!(
+            replies.last().unwrap(),
+            "= C4",
+            "{search}, {playout}: {replies:?}"
+        );
     }
 }
 

@@ -15,7 +15,8 @@ usage: go_engine [options]
 
   --playouts N        search playouts per move, at most (1..=10000000, default 2000)
   --seconds S         seconds per move, at most (time_settings/time_left may lower it)
-  --threads T         root-parallel searches (1..=64, default 1)
+  --threads T         threads (1..=64, default 1), one search tree each (root parallel)
+  --tree-parallel     rave's threads grow one tree (with virtual loss)
   --seed N            random seed (default 1): one thread and one seed repeat their games
   --resign R          resign below this estimated win rate (0..1, default 0.05; 0 never)
   --c-puct C          PUCT's exploration constant (default 3; not used by rave)
@@ -24,7 +25,12 @@ usage: go_engine [options]
                       tactics: priors from captures, escapes and self-atari, or net: seed
                       004's network, 7x7 boards only; trained: a network from
                       az_train (--weights), on its board size (rave on others)
+  --fresh-tree        start every rave search afresh (by default the part of the last
+                      search's tree under the moves played since is kept)
   --weights FILE      the trained network (az_train --game go); implies trained
+  --playout P         rave's playouts: heavy (default) first answers the last move
+                      (captures, escapes from atari, 3x3 shapes), light plays random
+                      moves that keep their eyes
   -h, --help          this text
 
 Sabaki: Engines > Manage Engines > Add, path /path/to/go_engine, arguments --seconds 2.
@@ -75,6 +81,15 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
                     }
                 }
             }
+            "--playout" => {
+                options.heavy = match args.next().as_deref() {
+                    Some("light") => false,
+                    Some("heavy") => true,
+                    other => return Err(format!("--playout is light or heavy, not {other:?}")),
+                }
+            }
+            "--fresh-tree" => options.fresh_tree = true,
+            "--tree-parallel" => options.tree_parallel = true,
             "--weights" => {
                 weights = Some(cli::value::<String>(&flag, args.next(), |_| true)?);
                 options.evaluator = EvaluatorKind::Trained;
