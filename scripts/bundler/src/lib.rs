@@ -695,10 +695,14 @@ struct Paths {
     all: BTreeSet<Vec<String>>,
 }
 
+/// The names of a path's segments, in order (`crate::go::Board` → `["crate", "go", "Board"]`).
+fn segment_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 impl<'ast> Visit<'ast> for Paths {
     fn visit_path(&mut self, path: &'ast syn::Path) {
-        self.all
-            .insert(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        self.all.insert(segment_names(path));
         syn::visit::visit_path(self, path);
     }
 

@@ -37,6 +37,7 @@
 //! rustc's dead-code lint is the judge of the result: every bundle must compile with no
 //! warning (the bundle tests).
 
+use super::segment_names;
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::Visit;
@@ -203,9 +204,7 @@ impl Collect {
     /// The top of a match arm's pattern: its variant paths go to `arms`, the rest is
     /// visited as any pattern.
     fn arm_pattern(&mut self, pat: &syn::Pat) {
-        let segments = |p: &syn::Path| {
-            self.replace_self(p.segments.iter().map(|s| s.ident.to_string()).collect())
-        };
+        let segments = |p: &syn::Path| self.replace_self(segment_names(p));
         match pat {
             syn::Pat::Or(or) => or.cases.iter().for_each(|case| self.arm_pattern(case)),
             syn::Pat::Path(p) if p.qself.is_none() => {
@@ -430,7 +429,7 @@ impl<'ast> Visit<'ast> for Collect {
             };
             self.refs.parses.push(parse);
         }
-        self.path(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        self.path(segment_names(path));
         syn::visit::visit_path(self, path);
     }
 
@@ -977,10 +976,7 @@ impl Index {
         });
         let mut def = Def::new(module, String::new(), What::Impl, header);
         def.self_path = this.clone();
-        def.trait_path = imp
-            .trait_
-            .as_ref()
-            .map(|(_, path, _)| path.segments.iter().map(|s| s.ident.to_string()).collect());
+        def.trait_path = imp.trait_.as_ref().map(|(_, path, _)| segment_names(path));
         if let Some((_, path, _)) = &imp.trait_ {
             if let Some(syn::PathArguments::AngleBracketed(args)) =
                 path.segments.last().map(|s| &s.arguments)
@@ -1801,7 +1797,7 @@ struct DropArms<'a> {
 
 impl DropArms<'_> {
     fn is_dropped(&self, path: &syn::Path) -> bool {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let names: Vec<String> = segment_names(path);
         let [.., owner, variant] = names.as_slice() else {
             return false;
         };
