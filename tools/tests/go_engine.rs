@@ -223,6 +223,18 @@ fn the_match_runner_plays_scores_and_records() {
             record.contains(";B[") && record.trim_end().ends_with(')'),
             "{record}"
         );
+        // The players are named by letter and command, A (seed = game) Black in game 1.
+        let (a_seat, b_seat) = if game == 1 {
+            ("PB", "PW")
+        } else {
+            ("PW", "PB")
+        };
+        let a_name = format!("{a_seat}[A: {engine} --playouts 60 --seed {game}]");
+        let b_name = format!("{b_seat}[B: {engine} --playouts 60 --seed 2]");
+        assert!(
+            record.contains(&a_name) && record.contains(&b_name),
+            "{record}"
+        );
     }
     // An engine that dies at once loses every game, and the runner says so.
     let args = [

@@ -147,7 +147,12 @@ fn run() -> Result<(), String> {
         // A is Black in games 1, 3, 5, ...
         let a_black = game % 2 == 0;
         let (black, white) = if a_black { (0, 1) } else { (1, 0) };
-        let names = [["A", "B"][black].to_string(), ["A", "B"][white].to_string()];
+        // The players in the SGF: the engine's letter and its command for this game.
+        let name = |i: usize| {
+            let cmd = [&options.a, &options.b][i];
+            format!("{}: {}", ["A", "B"][i], command(cmd, game))
+        };
+        let names = [name(black), name(white)];
         let [first, second] = &mut engines;
         let (bc, wc) = if a_black {
             (first, second)
