@@ -15,8 +15,9 @@
 //! early on the AMAF statistics, plentiful but biased, decide; the node's own take over as
 //! its visits grow. No exploration term: the priors and AMAF explore. A leaf is expanded once
 //! it has 8 visits; the tree never plays into the mover's own eye and passes as
-//! [`Careful`] does. One tree per thread; the engine adds up the roots' visits, and keeps
-//! the trees for its next move ([`Rave::descend`]).
+//! [`Careful`] does. The engine grows one tree per thread and adds up the roots' visits, or
+//! one tree with a walker per thread (`--tree-parallel`), and keeps its trees for the next
+//! move ([`Rave::descend`]).
 
 use crate::engine::{Careful, ChainMap};
 use games::go::playout::{playout_heavy_recorded, playout_recorded};

@@ -201,10 +201,18 @@ fn heavy_move(board: &mut Board, color: Color, last: usize, rng: &mut Rng) -> Mo
         if rng.next_u64() < SHAPE {
             candidates.len = 0;
             let s = usize::from(board.stride);
-            for q in [last - s - 1, last - s, last - s + 1, last - 1, last + 1]
-                .into_iter()
-                .chain([last + s - 1, last + s, last + s + 1])
-            {
+            // The eight points around the last stone.
+            let ring = [
+                last - s - 1,
+                last - s,
+                last - s + 1,
+                last - 1,
+                last + 1,
+                last + s - 1,
+                last + s,
+                last + s + 1,
+            ];
+            for q in ring {
                 if board.c.color[q] == EMPTY
                     && patterns::matches(board, q)
                     && !self_atari(board, own, q)
