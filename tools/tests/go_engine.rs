@@ -168,6 +168,27 @@ fn genmove_is_legal_and_repeats(search: &str, playout: &str) {
 }
 
 #[test]
+fn tree_parallel_search_keeps_its_tree_and_plays_legal_moves() {
+    // Two walkers on one tree, kept from move to move: not repeatable, but every move is a
+    // vertex the engine accepted and played (the board shows two stones of each colour).
+    let script =
+        "boardsize 7\nclear_board\nkomi 9\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nshowboard\n";
+    let args = ["--tree-parallel", "--threads", "2", "--playouts", "400"];
+    let replies = engine(&args, script);
+    assert_eq!(replies.len(), 8, "{replies:?}");
+    for reply in &replies[3..7] {
+        let vertex = reply.strip_prefix("= ").unwrap();
+        assert!(
+            vertex.len() >= 2 && vertex.as_bytes()[0].is_ascii_uppercase(),
+            "{replies:?}"
+        );
+    }
+    let board = &replies[7];
+    let count = |stone: char| board.chars().filter(|&c| c == stone).count();
+    assert_eq!((count('X'), count('O')), (2, 2), "{board}");
+}
+
+#[test]
 fn help_and_bad_options() {
     let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &["--help"], b"");
     let text = String::from_utf8(out.stdout).unwrap();
