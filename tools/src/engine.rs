@@ -424,31 +424,10 @@ fn search_from(
                 .map(|(mv, visits, wins)| (mv, visits, 2.0 * wins - f64::from(visits)))
                 .collect()
         };
-        if kept.len() == 1 {
-            // One tree: its walkers bring their own threads.
-            kept.iter_mut().map(grow).collect()
-        } else {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = kept
-                    .iter_mut()
-                    .map(|tree| scope.spawn(move || grow(tree)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread does not panic"))
-                    .collect()
-            })
-        }
-    } else if threads == 1 {
-        vec![run(0)]
+        // One tree grows on this thread, and its walkers bring their own threads.
+        on_threads(kept.iter_mut(), grow)
     } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|i| scope.spawn(move || run(i))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a search thread does not panic"))
-                .collect()
-        })
+        on_threads(0..threads, run)
     };
     // Add the root children up by move (every tree lists the same moves in the same order).
     let mut total: Vec<(Move, u32, f64)> = Vec::new();
@@ -476,6 +455,29 @@ fn search_from(
             playouts,
         },
     }
+}
+
+/// `job` on each of `items`, one thread per item when there are several (on this thread
+/// when there is one); the results in the items' order.
+fn on_threads<T: Send, R: Send>(
+    items: impl IntoIterator<Item = T>,
+    job: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let items: Vec<T> = items.into_iter().collect();
+    if items.len() <= 1 {
+        return items.into_iter().map(job).collect();
+    }
+    let job = &job;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .into_iter()
+            .map(|item| scope.spawn(move || job(item)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .collect()
+    })
 }
 
 /// One tree grown until `iterations` or the deadline; its root children as (move, visits,
