@@ -15,7 +15,8 @@
 //! - move ordering: the table's move first, then "fastest first" (fewest replies for the
 //!   opponent; corners first among equals);
 //! - move ordering from 16 empty squares on by a short search (2 or 3 plies) of an
-//!   evaluation of mobility and corners, instead of the opponent's mobility alone;
+//!   evaluation of mobility and corners, instead of the opponent's mobility alone (the nodes
+//!   of these short searches count in [`Solution::nodes`]);
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
 //!   already in the table may prove a cutoff;
 //! - a stability cutoff from 8 empty squares on: the opponent's stable discs (full lines, or
@@ -96,7 +97,8 @@ pub struct Solution {
     /// A principal variation: perfect play by both sides to the end of the game, passes
     /// included.
     pub pv: Vec<Move>,
-    /// Positions searched, the principal variation's extraction included.
+    /// Positions searched, the principal variation's extraction and the short searches that
+    /// order moves included.
     pub nodes: u64,
 }
 
@@ -687,6 +689,7 @@ impl Solver {
     /// to move, `depth` plies deep; the evaluation is mobility (corners weighing more) and
     /// corner discs.
     fn evaluate(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.count_node();
         let mine = moves(p, o, self.mask);
         if depth == 0 {
             let theirs = moves(o, p, self.mask);
