@@ -9,6 +9,13 @@
 //!
 //! Prints per position: empty squares, score, nodes, time, nodes per second, and whether the
 //! score and the line agree with `tests/data/othello/ffo-40-59.obf`; then the totals.
+//!
+//! With `ZEBRA=/path/to/scrzebra` set (Zebra's script-mode build; its `coeffs2.bin` beside
+//! it), each position is also solved by Zebra without its book (`-b 0`), one process per
+//! position, and its score, nodes and time are printed next to ours, with the ratios. Zebra
+//! (lk16/zebra) builds with `make` and `OPTS="-O2 -march=x86-64-v3 -fcommon -fwrapv
+//! -fno-strict-aliasing -fno-aggressive-loop-optimizations"` (plain -O2 crashes in
+//! bitbtest.c); `scrzebra` links with one more file, `int quiet = 0;`. See BENCHMARKS.md.
 
 // A benchmark reports on stdout.
 #![allow(clippy::print_stdout)]
@@ -17,7 +24,64 @@
 mod ffo;
 
 use games::endgame::Solver;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// What Zebra reported for one position.
+struct ZebraRun {
+    /// The score for the side to move.
+    score: i32,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// Solves `p` with Zebra's script mode at `zebra` (run in its own folder, where its
+/// evaluation file is), in a scratch file under `dir`.
+fn zebra(zebra: &Path, dir: &Path, p: &ffo::Ffo) -> Result<ZebraRun, String> {
+    let script = dir.join(format!("ffo{}.scr", p.number));
+    let out = dir.join(format!("ffo{}.out", p.number));
+    std::fs::write(&script, format!("{}\n", p.script)).map_err(|e| e.to_string())?;
+    let folder = zebra.parent().unwrap_or(Path::new("."));
+    let run = std::process::Command::new(zebra)
+        .current_dir(folder)
+        .args(["-b", "0", "-script"])
+        .arg(&script)
+        .arg(&out)
+        .output()
+        .map_err(|e| format!("{}: {e}", zebra.display()))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let field = |name: &str| -> Result<f64, String> {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches('s').trim().parse().ok())
+            .ok_or_else(|| format!("Zebra printed no {name:?}: {stdout}"))
+    };
+    let nodes = field("Total nodes:")? as u64;
+    let seconds = field("Total time:")?;
+    // "51 - 13": Black's discs, then White's.
+    let result = std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let discs: Vec<i32> = result
+        .split_whitespace()
+        .take(3)
+        .filter(|t| *t != "-")
+        .map(|t| t.parse().map_err(|_| format!("Zebra wrote {result:?}")))
+        .collect::<Result<_, _>>()?;
+    let [black, white] = discs[..] else {
+        return Err(format!("Zebra wrote {result:?}"));
+    };
+    let black_margin = black - white;
+    let score = if p.script.ends_with('X') {
+        black_margin
+    } else {
+        -black_margin
+    };
+    Ok(ZebraRun {
+        score,
+        nodes,
+        seconds,
+    })
+}
 
 fn main() {
     let numbers: Vec<u32> = std::env::args()
@@ -34,12 +98,22 @@ fn main() {
         [] => (40, 59),
     };
     let bits = numbers.get(2).copied().unwrap_or(22);
+    let peer = std::env::var_os("ZEBRA").map(PathBuf::from);
+    let scratch = std::env::temp_dir().join(format!("ffo-zebra-{}", std::process::id()));
+    if peer.is_some() {
+        std::fs::create_dir_all(&scratch).expect("a scratch folder for Zebra's scripts");
+    }
     println!("FFO #{from}-#{to}, one thread, table 2^{bits}");
+    match &peer {
+        Some(z) => println!("Zebra: {} -b 0 (one process per position)", z.display()),
+        None => println!("(set ZEBRA=/path/to/scrzebra to compare with Zebra)"),
+    }
     println!(
         "{:>4} {:>7} {:>6} {:>14} {:>10} {:>10}  check",
         "#", "empties", "score", "nodes", "time", "M nodes/s"
     );
     let (mut nodes, mut seconds, mut failed) = (0u64, 0.0, 0);
+    let (mut zebra_nodes, mut zebra_seconds) = (0u64, 0.0);
     for p in ffo::load()
         .into_iter()
         .filter(|p| (from..=to).contains(&p.number))
@@ -66,11 +140,46 @@ fn main() {
                 Err(why) => format!("WRONG: {}", why.lines().next().unwrap_or_default()),
             }
         );
+        if let Some(z) = &peer {
+            match zebra(z, &scratch, &p) {
+                Ok(run) => {
+                    let agrees = run.score == p.score();
+                    failed += usize::from(!agrees);
+                    zebra_nodes += run.nodes;
+                    zebra_seconds += run.seconds;
+                    println!(
+                        "{:>4} {:>7} {:>+6} {:>14} {:>9.2}s {:>10.1}  {}  (Zebra; ours/Zebra: nodes {:.2}, time {:.2})",
+                        "",
+                        "",
+                        run.score,
+                        run.nodes,
+                        run.seconds,
+                        run.nodes as f64 / run.seconds.max(1e-9) / 1e6,
+                        if agrees { "ok" } else { "WRONG" },
+                        solution.nodes as f64 / run.nodes.max(1) as f64,
+                        time / run.seconds.max(1e-9),
+                    );
+                }
+                Err(why) => {
+                    failed += 1;
+                    println!("      Zebra failed: {why}");
+                }
+            }
+        }
     }
     println!(
         "total: {nodes} nodes in {seconds:.1} s ({:.1} M nodes/s), {failed} wrong",
         nodes as f64 / seconds.max(1e-9) / 1e6
     );
+    if peer.is_some() {
+        println!(
+            "Zebra: {zebra_nodes} nodes in {zebra_seconds:.1} s ({:.1} M nodes/s); ours/Zebra: nodes {:.2}, time {:.2}",
+            zebra_nodes as f64 / zebra_seconds.max(1e-9) / 1e6,
+            nodes as f64 / zebra_nodes.max(1) as f64,
+            seconds / zebra_seconds.max(1e-9),
+        );
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
     assert_eq!(
         failed, 0,
         "some positions disagree with the published scores"

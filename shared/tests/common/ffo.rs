@@ -23,6 +23,8 @@ pub struct Ffo {
     pub board: Board,
     /// Every legal move with its exact score, best first.
     pub moves: Vec<(Square, i32)>,
+    /// The position as a line of Zebra's endgame script: the 64 cells, a space, `X` or `O`.
+    pub script: String,
 }
 
 impl Ffo {
@@ -159,5 +161,6 @@ fn parse(number: usize, line: &str) -> Ffo {
         number,
         board,
         moves,
+        script: format!("{cells} {}", side.trim()),
     }
 }
