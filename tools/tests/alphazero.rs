@@ -160,6 +160,15 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     assert!(String::from_utf8_lossy(&resumed.stderr).starts_with("gen    3"));
     let log = std::fs::read_to_string(dir.join("log.csv")).unwrap();
     assert_eq!(log.lines().count(), 4, "{log}");
+    // Resumed at its limit it says so, rather than stopping without a word.
+    let done = az_train(&[&small[..], &["--generations", "3", "--resume"]].concat());
+    assert!(done.status.success());
+    let said = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        said.contains("at generation 3") && said.contains("nothing to do"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("log.csv")).unwrap(), log);
     // Other settings on resume, a corrupt checkpoint, bad flags: one line, status 1.
     let other = az_train(
         &[

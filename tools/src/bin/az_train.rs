@@ -256,6 +256,13 @@ where
         // The workers start from the network as it stands.
         save_weights(&run.dir.join("weights.net"), &trainer)?;
     }
+    if trainer.generation >= run.generations {
+        eprintln!(
+            "az_train: the run is at generation {}, --generations {}: nothing to do (raise --generations to go on)",
+            trainer.generation, run.generations
+        );
+        return Ok(());
+    }
     let session = Instant::now();
     // The trainer's rates are per wall-clock second between its generations.
     let mut last = Instant::now();
