@@ -2,7 +2,7 @@
 //! GTP commands, and a Monte Carlo search that never fills its own eyes and passes with care.
 
 use crate::gtp::{self, Command, Response};
-use crate::rave::Rave;
+use crate::rave::{NetPrior, Rave};
 use games::alphago::{Network, SIDE};
 use games::go::playout::{light_rollout, playout};
 use games::go::{Board, IllegalMove, KoRule, Move, Point, Position};
@@ -55,6 +55,10 @@ pub enum EvaluatorKind {
     /// Not PUCT but michi's search: RAVE (all moves as first) and tactical priors as
     /// prior visits, one heavy or light playout per leaf ([`crate::rave`]).
     Rave,
+    /// [`EvaluatorKind::Rave`] with a trained network's policy added to the prior visits
+    /// ([`NetPrior`], [`Options::net_prior`] visits per move), on the network's board size
+    /// (plain rave on others): AlphaGo's policy network guiding a playout search.
+    RaveNet,
 }
 
 /// Search and play settings, from the command line.
@@ -83,6 +87,8 @@ pub struct Options {
     /// Start every RAVE search from an empty tree rather than from the part of the last
     /// search's tree that the moves since lead to.
     pub fresh_tree: bool,
+    /// Prior visits per move from the network's policy with [`EvaluatorKind::RaveNet`].
+    pub net_prior: f64,
 }
 
 impl Default for Options {
@@ -107,6 +113,8 @@ impl Default for Options {
             // Tree against root parallel, 2 threads each, heavy playouts, 0.5 s per move on
             // 9x9 (gtp_match, 16 games): 8.5 of 16, no difference shown.
             tree_parallel: false,
+            // rave-net on 7x7 against GNU Go level 10 (BENCHMARKS.md, "Mini AlphaZero").
+            net_prior: 20.0,
         }
     }
 }
@@ -343,11 +351,12 @@ pub struct Choice {
 /// `seed + 1`, ...) each run until its share of `playouts` or the deadline, and their root
 /// visits are added up; or, with [`EvaluatorKind::Rave`] and `tree_parallel`, one tree
 /// grown by `threads` walkers (the same seeds). `net` is the network of
-/// [`EvaluatorKind::Trained`].
+/// [`EvaluatorKind::Trained`] and [`EvaluatorKind::RaveNet`].
 ///
 /// # Panics
 ///
-/// With [`EvaluatorKind::Trained`] and no `net` or one for another board size.
+/// With [`EvaluatorKind::Trained`] and no `net`, or with it or
+/// [`EvaluatorKind::RaveNet`] and a `net` for another board size.
 pub fn search(
     position: &Position,
     last: Option<Point>,
@@ -398,10 +407,17 @@ fn search_from(
                 let mut evaluator = TacticalPriors(Playouts::with_rollout(seed, careful_rollout));
                 grow(root, settings, share, deadline, &mut evaluator)
             }
-            EvaluatorKind::Rave => unreachable!("the RAVE trees are grown below"),
+            EvaluatorKind::Rave | EvaluatorKind::RaveNet => {
+                unreachable!("the RAVE trees are grown below")
+            }
         }
     };
-    let results: Vec<Vec<(Move, u32, f64)>> = if options.evaluator == EvaluatorKind::Rave {
+    let prior = net_prior(options, net);
+    let rave = matches!(
+        options.evaluator,
+        EvaluatorKind::Rave | EvaluatorKind::RaveNet
+    );
+    let results: Vec<Vec<(Move, u32, f64)>> = if rave {
         if kept.is_empty() {
             let (trees, walkers) = if options.tree_parallel {
                 (1, threads)
@@ -411,13 +427,13 @@ fn search_from(
             *kept = (0..trees)
                 .map(|i| {
                     let seed = options.seed.wrapping_add(i as u64);
-                    Rave::new(root.clone(), last, seed, options.heavy, walkers)
+                    Rave::new(root.clone(), last, seed, options.heavy, walkers, prior)
                 })
                 .collect();
         }
         let share = options.playouts / kept.len() as u32;
         let grow = |tree: &mut Rave| {
-            tree.grow(share, deadline);
+            tree.grow(share, deadline, prior);
             // Wins in [0, visits] as a total value in [-visits, visits].
             tree.children()
                 .into_iter()
@@ -454,6 +470,17 @@ fn search_from(
             win_rate: 0.5,
             playouts,
         },
+    }
+}
+
+/// The network's priors for the RAVE tree with [`EvaluatorKind::RaveNet`].
+fn net_prior<'a>(options: &Options, net: Option<&'a Net>) -> Option<NetPrior<'a>> {
+    match (options.evaluator, net) {
+        (EvaluatorKind::RaveNet, Some(net)) => Some(NetPrior {
+            net,
+            visits: options.net_prior,
+        }),
+        _ => None,
     }
 }
 
@@ -793,7 +820,7 @@ impl Engine {
         let net_size = self.net.as_ref().map(|n| n.shape().size);
         let fits = match options.evaluator {
             EvaluatorKind::SeedNetwork => self.size == SIDE,
-            EvaluatorKind::Trained => net_size == Some(self.size),
+            EvaluatorKind::Trained | EvaluatorKind::RaveNet => net_size == Some(self.size),
             _ => true,
         };
         if !fits {
@@ -804,9 +831,14 @@ impl Engine {
             Move::Pass => None,
         });
         let root = Careful::new(position, cleanup);
+        let rave = matches!(
+            options.evaluator,
+            EvaluatorKind::Rave | EvaluatorKind::RaveNet
+        );
+        let prior = net_prior(&options, self.net.as_ref());
         let mut trees = match self.kept.take() {
-            Some(kept) if options.evaluator == EvaluatorKind::Rave && !options.fresh_tree => {
-                self.descend(kept, color, cleanup, &root, last)
+            Some(kept) if rave && !options.fresh_tree => {
+                self.descend(kept, color, cleanup, &root, last, prior)
             }
             _ => Vec::new(),
         };
@@ -858,6 +890,7 @@ impl Engine {
         cleanup: bool,
         root: &Careful,
         last: Option<Point>,
+        prior: Option<NetPrior>,
     ) -> Vec<Rave> {
         let Some(since) = self.moves.strip_prefix(kept.moves.as_slice()) else {
             return Vec::new();
@@ -879,7 +912,7 @@ impl Engine {
         let trees: Vec<Rave> = kept
             .trees
             .into_iter()
-            .filter_map(|tree| tree.descend(&line, root.clone(), last))
+            .filter_map(|tree| tree.descend(&line, root.clone(), last, prior))
             .collect();
         if trees.len() == count {
             trees

@@ -22,6 +22,7 @@
 use crate::engine::{Careful, ChainMap};
 use games::go::playout::{playout_heavy_recorded, playout_recorded};
 use games::go::{Move, Point, Position};
+use games::nn::{Inference, Net};
 use games::rng::Rng;
 use games::search::Game;
 use games::Color;
@@ -45,6 +46,18 @@ const PRIOR_NEAR_LAST: [f64; 3] = [24.0, 22.0, 8.0];
 const PRIOR_EMPTY_AREA: f64 = 10.0;
 /// Prior won visits for a move that fits one of the 3×3 shapes ([`games::go::Board::fits_shape`]).
 const PRIOR_SHAPE: f64 = 10.0;
+
+/// A trained network's policy as prior visits (`--evaluator rave-net`), as AlphaGo's
+/// policy network biased its tree while playouts still judged the leaves: when a node is
+/// expanded every child gets `visits` more prior visits, won in proportion to its move's
+/// probability over the most probable one's (the network's favourite: all won).
+#[derive(Clone, Copy, Debug)]
+pub struct NetPrior<'a> {
+    /// The network (for the tree's board size).
+    pub net: &'a Net,
+    /// Prior visits per child.
+    pub visits: f64,
+}
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -120,12 +133,20 @@ struct Walker {
 
 impl Rave {
     /// A tree for `root`, whose last move was `last`, grown by `threads` walkers with
-    /// seeds `seed`, `seed + 1`, ..., with heavy playouts when `heavy`.
+    /// seeds `seed`, `seed + 1`, ..., with heavy playouts when `heavy`, and the network's
+    /// priors when `prior` is given.
     ///
     /// # Panics
     ///
-    /// If `threads` is 0.
-    pub fn new(root: Careful, last: Option<Point>, seed: u64, heavy: bool, threads: usize) -> Rave {
+    /// If `threads` is 0, or if `prior`'s network is for another board size.
+    pub fn new(
+        root: Careful,
+        last: Option<Point>,
+        seed: u64,
+        heavy: bool,
+        threads: usize,
+        prior: Option<NetPrior>,
+    ) -> Rave {
         assert!(threads > 0, "a tree needs a walker");
         let cells = {
             let board = root.position().board();
@@ -137,7 +158,7 @@ impl Rave {
             last,
         };
         let root = tree.root.clone();
-        tree.expand(0, &root, last);
+        tree.expand(0, &root, last, prior);
         let walkers = (0..threads)
             .map(|i| Walker {
                 rng: Rng::new(seed.wrapping_add(i as u64)),
@@ -152,12 +173,19 @@ impl Rave {
 
     /// The tree under the moves `moves` played from the root, re-rooted at `root` (the
     /// position they lead to, whose last move was `last`): what the last search learnt
-    /// about the position now on the board. `None` when the tree never reached it.
+    /// about the position now on the board. `None` when the tree never reached it. `prior`
+    /// is the network for a new root's expansion, as in [`Rave::new`].
     ///
     /// # Complexity
     ///
     /// Linear in the size of the subtree kept.
-    pub fn descend(self, moves: &[Move], root: Careful, last: Option<Point>) -> Option<Rave> {
+    pub fn descend(
+        self,
+        moves: &[Move],
+        root: Careful,
+        last: Option<Point>,
+        prior: Option<NetPrior>,
+    ) -> Option<Rave> {
         let from = &self.tree.nodes;
         let mut n = 0;
         for &mv in moves {
@@ -185,7 +213,7 @@ impl Rave {
         let mut tree = Tree { nodes, root, last };
         if !tree.nodes[0].expanded {
             let root = tree.root.clone();
-            tree.expand(0, &root, last);
+            tree.expand(0, &root, last, prior);
         }
         Some(Rave {
             tree,
@@ -199,8 +227,9 @@ impl Rave {
     }
 
     /// Runs about `iterations` more playouts, or until the deadline, with every walker on
-    /// its own thread (one walker: on this one, and the same playouts for the same seed).
-    pub fn grow(&mut self, iterations: u32, deadline: Option<Instant>) {
+    /// its own thread (one walker: on this one, and the same playouts for the same seed),
+    /// with the network's priors on the nodes expanded when `prior` is given.
+    pub fn grow(&mut self, iterations: u32, deadline: Option<Instant>, prior: Option<NetPrior>) {
         if self.tree.nodes[0].children.is_empty() {
             return;
         }
@@ -210,7 +239,7 @@ impl Rave {
             while done < iterations {
                 let step = (iterations - done).min(64);
                 for _ in 0..step {
-                    tree.iterate(walker);
+                    tree.iterate(walker, prior);
                 }
                 done += step;
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -228,7 +257,7 @@ impl Rave {
                 scope.spawn(move || {
                     let mut done = 0;
                     while done < share {
-                        let (game, last) = lock(shared).walk(walker);
+                        let (game, last) = lock(shared).walk(walker, prior);
                         let margin = walker.finish(game.position(), last);
                         lock(shared).back_up(walker, margin);
                         done += 1;
@@ -260,16 +289,33 @@ fn lock<'a, 'b>(tree: &'a Mutex<&'b mut Tree>) -> std::sync::MutexGuard<'a, &'b 
 }
 
 impl Tree {
-    fn expand(&mut self, n: usize, game: &Careful, last: Option<Point>) {
+    fn expand(&mut self, n: usize, game: &Careful, last: Option<Point>, prior: Option<NetPrior>) {
         let moves = game.moves();
+        // The network's probabilities over `moves`, scaled so that its favourite has 1.
+        let mut policy = Vec::new();
+        if let Some(prior) = prior {
+            let mut inference = Inference::new(prior.net);
+            let (p, _) = inference.policy_value(game.position(), &moves);
+            policy.extend(moves.iter().map(|&mv| {
+                f64::from(p[<Position as games::nn::Encode>::move_index(game.position(), mv)])
+            }));
+            let top = policy.iter().copied().fold(0.0, f64::max);
+            for p in &mut policy {
+                *p = if top > 0.0 { *p / top } else { 0.0 };
+            }
+        }
         let position = game.position();
         let board = position.board();
         let me = position.side_to_move();
         let chains = ChainMap::new(board);
         let (rows, cols) = (board.rows(), board.cols());
         let first = self.nodes.len() as u32;
-        for mv in moves {
+        for (k, mv) in moves.into_iter().enumerate() {
             let (mut pv, mut pw) = (PRIOR_EVEN, PRIOR_EVEN / 2.0);
+            if let (Some(prior), Some(&p)) = (prior, policy.get(k)) {
+                pv += prior.visits;
+                pw += prior.visits * p;
+            }
             if let Move::Play(p) = mv {
                 let t = chains.tactics(board, me, p);
                 if t.captures == 1 {
@@ -323,8 +369,8 @@ impl Tree {
     }
 
     /// One playout, on this thread: [`Tree::walk`], [`Walker::finish`], [`Tree::back_up`].
-    fn iterate(&mut self, walker: &mut Walker) {
-        let (game, last) = self.walk(walker);
+    fn iterate(&mut self, walker: &mut Walker, prior: Option<NetPrior>) {
+        let (game, last) = self.walk(walker, prior);
         let margin = walker.finish(game.position(), last);
         self.back_up(walker, margin);
     }
@@ -332,7 +378,7 @@ impl Tree {
     /// Walks down from the root to a leaf, expanding a leaf with enough visits, counting a
     /// visit on every node passed (the virtual loss), and noting the path and the first
     /// player of each point in `walker`. Returns the leaf's position and its last move.
-    fn walk(&mut self, walker: &mut Walker) -> (Careful, Option<Point>) {
+    fn walk(&mut self, walker: &mut Walker, prior: Option<NetPrior>) -> (Careful, Option<Point>) {
         let mut game = self.root.clone();
         walker.path.clear();
         walker.first.fill(0);
@@ -342,7 +388,7 @@ impl Tree {
             let mover = game.side();
             walker.path.push((n as u32, mover));
             if !self.nodes[n].expanded && self.nodes[n].visits + 1 >= EXPAND_VISITS {
-                self.expand(n, &game, last);
+                self.expand(n, &game, last, prior);
             }
             self.nodes[n].visits += 1;
             if !self.nodes[n].expanded || self.nodes[n].children.is_empty() {
@@ -496,6 +542,62 @@ mod tests {
         )
     }
 
+    #[test]
+    fn a_network_adds_its_policy_as_prior_visits_won_by_its_favourite() {
+        let shape = games::nn::Shape {
+            size: 7,
+            planes: games::nn::PLANES,
+            width: 8,
+            blocks: 1,
+            hidden: 8,
+        };
+        let net = Net::random(shape, 5).expect("a valid shape");
+        let plain = Rave::new(root(), None, 7, false, 1, None);
+        let prior = NetPrior {
+            net: &net,
+            visits: 20.0,
+        };
+        let guided = Rave::new(root(), None, 7, false, 1, Some(prior));
+        // The policy, read here through the network's own inference.
+        let game = root();
+        let moves = game.moves();
+        let mut inference = Inference::new(&net);
+        let (p, _) = inference.policy_value(game.position(), &moves);
+        let probs: Vec<f64> = moves
+            .iter()
+            .map(|&mv| {
+                f64::from(p[<Position as games::nn::Encode>::move_index(game.position(), mv)])
+            })
+            .collect();
+        let top = probs.iter().copied().fold(0.0, f64::max);
+        let children = |t: &Rave| {
+            t.tree.nodes[t.tree.nodes[0].children.clone().start as usize
+                ..t.tree.nodes[0].children.end as usize]
+                .to_vec()
+        };
+        let (a, b) = (children(&plain), children(&guided));
+        assert_eq!(a.len(), moves.len());
+        assert_eq!(b.len(), moves.len());
+        let mut favourites = 0;
+        for (k, (a, b)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(a.mv, b.mv);
+            assert!((b.prior_visits - a.prior_visits - 20.0).abs() < 1e-9);
+            let won = b.prior_wins - a.prior_wins;
+            assert!((won - 20.0 * probs[k] / top).abs() < 1e-6, "{k}: {won}");
+            favourites += usize::from((won - 20.0).abs() < 1e-6);
+        }
+        assert!(favourites >= 1);
+        // And the tree grows with it, the same for the same seed.
+        let grow = || {
+            let mut t = Rave::new(root(), None, 7, false, 1, Some(prior));
+            t.grow(500, None, Some(prior));
+            t.children()
+        };
+        let once = grow();
+        assert_eq!(once.iter().map(|c| c.1).sum::<u32>(), 500);
+        assert_eq!(once, grow());
+    }
+
     /// The most visited child of node `n`.
     fn best(tree: &Rave, n: usize) -> usize {
         let r = tree.tree.nodes[n].children.clone();
@@ -515,8 +617,8 @@ mod tests {
     #[test]
     fn descending_keeps_the_subtree_of_the_line_played() {
         for heavy in [false, true] {
-            let mut tree = Rave::new(root(), None, 7, heavy, 1);
-            tree.grow(3000, None);
+            let mut tree = Rave::new(root(), None, 7, heavy, 1, None);
+            tree.grow(3000, None, None);
             assert_eq!(tree.visits(), 3000);
             let a = best(&tree, 0);
             let b = best(&tree, a);
@@ -528,24 +630,24 @@ mod tests {
                 game.play(mv).expect("legal");
             }
             let kept = tree
-                .descend(&line, game.clone(), None)
+                .descend(&line, game.clone(), None, None)
                 .expect("the line was grown");
             assert_eq!(kept.visits(), visits);
             assert_eq!(kept.tree.nodes.len(), nodes.max(1 + game.moves().len()));
             // The root's children are the moves of the position now, as a fresh tree has them.
-            let fresh = Rave::new(game, None, 7, heavy, 1);
+            let fresh = Rave::new(game, None, 7, heavy, 1, None);
             let moves = |t: &Rave| t.children().iter().map(|c| c.0).collect::<Vec<_>>();
             assert_eq!(moves(&kept), moves(&fresh));
             let mut kept = kept;
-            kept.grow(100, None);
+            kept.grow(100, None, None);
             assert_eq!(kept.visits(), visits + 100);
         }
     }
 
     #[test]
     fn two_walkers_share_one_tree() {
-        let mut tree = Rave::new(root(), None, 7, true, 2);
-        tree.grow(2000, None);
+        let mut tree = Rave::new(root(), None, 7, true, 2, None);
+        tree.grow(2000, None, None);
         // Each walker runs its half and one more; every playout passed a root child.
         assert_eq!(tree.visits(), 2002);
         let through: u32 = tree.children().iter().map(|c| c.1).sum();
@@ -561,8 +663,8 @@ mod tests {
 
     #[test]
     fn a_line_the_tree_never_reached_is_not_kept() {
-        let mut tree = Rave::new(root(), None, 7, false, 1);
-        tree.grow(50, None);
+        let mut tree = Rave::new(root(), None, 7, false, 1, None);
+        tree.grow(50, None, None);
         // Fifty playouts expand only the root's most visited children, not their children
         // with the pass of both sides below.
         let a = best(&tree, 0);
@@ -572,10 +674,12 @@ mod tests {
             game.play(m).expect("legal");
         }
         assert!(tree
-            .descend(&[mv, Move::Pass, Move::Pass], game, None)
+            .descend(&[mv, Move::Pass, Move::Pass], game, None, None)
             .is_none());
-        let fresh = Rave::new(root(), None, 7, false, 1);
-        let same = fresh.descend(&[], root(), None).expect("the root itself");
+        let fresh = Rave::new(root(), None, 7, false, 1, None);
+        let same = fresh
+            .descend(&[], root(), None, None)
+            .expect("the root itself");
         assert_eq!(same.visits(), 0);
     }
 }

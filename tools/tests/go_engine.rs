@@ -347,6 +347,44 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
             .unwrap_or_else(|| panic!("{i}: {reply}"));
         assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
     }
+    // The network's policy as priors of the rave search: on 7x7 with it, on 9x9 without.
+    let replies = engine(
+        &[
+            "--evaluator",
+            "rave-net",
+            "--weights",
+            p,
+            "--playouts",
+            "300",
+            "--net-prior",
+            "30",
+        ],
+        "boardsize 7\nclear_board\ngenmove b\ngenmove w\nboardsize 9\nclear_board\ngenmove b\n",
+    );
+    for (i, reply) in [2, 3, 6].into_iter().map(|i| (i, &replies[i])) {
+        let vertex = reply
+            .strip_prefix("= ")
+            .unwrap_or_else(|| panic!("{i}: {reply}"));
+        assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
+    }
+    for (args, says) in [
+        (&["--evaluator", "rave-net"][..], "needs --weights"),
+        (&["--weights", p, "--net-prior", "-1"][..], "--net-prior"),
+        (&["--evaluator", "rave-nett"][..], "rave-net"),
+    ] {
+        let out = testkit::run_ok(
+            Path::new(env!("CARGO_BIN_EXE_go_engine")),
+            args,
+            b"genmove b\n",
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            err.lines().count() == 1 && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
     let othello = dir.join("othello.net");
     std::fs::write(&othello, net.to_bytes("othello")).unwrap();
     let cut = dir.join("cut.net");

@@ -24,10 +24,14 @@ usage: go_engine [options]
                       light playouts; PUCT (games::mcts) with playout: uniform priors,
                       tactics: priors from captures, escapes and self-atari, or net: seed
                       004's network, 7x7 boards only; trained: a network from
-                      az_train (--weights), on its board size (rave on others)
+                      az_train (--weights), on its board size (rave on others);
+                      rave-net: rave with that network's policy as prior visits
   --fresh-tree        start every rave search afresh (by default the part of the last
                       search's tree under the moves played since is kept)
   --weights FILE      the trained network (az_train --game go); implies trained
+                      unless --evaluator says rave-net
+  --net-prior V       rave-net's prior visits per move (0..=1000, default 20), won in
+                      proportion to the move's probability over the favourite's
   --playout P         rave's playouts: heavy (default) first answers the last move
                       (captures, escapes from atari, 3x3 shapes), light plays random
                       moves that keep their eyes
@@ -43,6 +47,7 @@ engine goes on.
 fn parse_options() -> Result<(Options, Option<String>), String> {
     let mut options = Options::default();
     let mut weights = None;
+    let mut chosen = false;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -68,15 +73,18 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
                     cli::value(&flag, args.next(), |&c: &f64| (0.0..=100.0).contains(&c))?;
             }
             "--evaluator" => {
+                chosen = true;
                 options.evaluator = match args.next().as_deref() {
                     Some("playout") => EvaluatorKind::Playouts,
                     Some("net") => EvaluatorKind::SeedNetwork,
                     Some("tactics") => EvaluatorKind::Heuristic,
                     Some("rave") => EvaluatorKind::Rave,
                     Some("trained") => EvaluatorKind::Trained,
+                    Some("rave-net") => EvaluatorKind::RaveNet,
                     other => {
                         return Err(format!(
-                            "--evaluator is playout, tactics, net, trained or rave, not {other:?}"
+                            "--evaluator is playout, tactics, net, trained, rave or rave-net, \
+                             not {other:?}"
                         ))
                     }
                 }
@@ -92,13 +100,23 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
             "--tree-parallel" => options.tree_parallel = true,
             "--weights" => {
                 weights = Some(cli::value::<String>(&flag, args.next(), |_| true)?);
-                options.evaluator = EvaluatorKind::Trained;
+                if !chosen {
+                    options.evaluator = EvaluatorKind::Trained;
+                }
+            }
+            "--net-prior" => {
+                options.net_prior =
+                    cli::value(&flag, args.next(), |&v: &f64| (0.0..=1000.0).contains(&v))?;
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
-    if options.evaluator == EvaluatorKind::Trained && weights.is_none() {
-        return Err("--evaluator trained needs --weights FILE".to_string());
+    let needs_net = matches!(
+        options.evaluator,
+        EvaluatorKind::Trained | EvaluatorKind::RaveNet
+    );
+    if needs_net && weights.is_none() {
+        return Err("--evaluator trained or rave-net needs --weights FILE".to_string());
     }
     Ok((options, weights))
 }
