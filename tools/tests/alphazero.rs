@@ -160,6 +160,18 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     assert!(String::from_utf8_lossy(&resumed.stderr).starts_with("gen    3"));
     let log = std::fs::read_to_string(dir.join("log.csv")).unwrap();
     assert_eq!(log.lines().count(), 4, "{log}");
+    // A checkpoint copied alone into a new folder resumes there, with a log of its own.
+    let moved = testkit::scratch("az_train_moved");
+    std::fs::copy(checkpoint_path(&dir), checkpoint_path(&moved)).unwrap();
+    let m = moved.to_str().unwrap();
+    let mut elsewhere = small.to_vec();
+    elsewhere[3] = m;
+    let on = az_train(&[&elsewhere[..], &["--generations", "4", "--resume"]].concat());
+    assert!(on.status.success(), "{}", String::from_utf8_lossy(&on.stderr));
+    assert!(String::from_utf8_lossy(&on.stderr).starts_with("gen    4"));
+    let moved_log = std::fs::read_to_string(moved.join("log.csv")).unwrap();
+    assert_eq!(moved_log.lines().count(), 2, "{moved_log}");
+    assert!(moved_log.starts_with("generation,") && moved_log.contains("\n4,"));
     // Resumed at its limit it says so, rather than stopping without a word.
     let done = az_train(&[&small[..], &["--generations", "3", "--resume"]].concat());
     assert!(done.status.success());

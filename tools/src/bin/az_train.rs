@@ -245,7 +245,8 @@ where
         Trainer::new(start, run.config.clone())?
     };
     let log = run.dir.join("log.csv");
-    if !run.resume {
+    // A run resumed from a checkpoint copied into a new folder starts its log there.
+    if !run.resume || !log.exists() {
         std::fs::write(
             &log,
             "generation,games,positions,seconds,policy_loss,value_loss,black_wins,draws,black_losses,mistakes\n",
