@@ -7,6 +7,7 @@
 //! The layers, bottom up (a module uses only those above it in this list):
 //!
 //! - [`color`]: the one player type, [`Color`]: Black and White, or X and O.
+//! - [`checksum`]: FNV-1a, the checksum of the binary files the crate writes.
 //! - [`grid`]: boards written as text, read one way for every game.
 //! - [`rng`]: a small seedable random number generator for playouts and searches.
 //! - Rules, one module per game, which know nothing of search:
@@ -24,6 +25,7 @@
 //! Othello rules and the judge reader, and no search.
 
 pub mod alphago;
+pub mod checksum;
 pub mod color;
 pub mod endgame;
 pub mod go;

@@ -107,15 +107,8 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-/// FNV-1a, 64 bits: the checksum of a weights file (and of the trainer's checkpoints).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+/// The checksum of a weights file (and of the trainer's checkpoints).
+pub use crate::checksum::fnv1a;
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
     let mut b = [0; 4];
