@@ -45,7 +45,10 @@
 //! assert!(!solution.pv.is_empty());
 //! ```
 
+pub mod eval;
+
 use crate::othello::{board_mask, flips, margin, moves, Board, Move, Square};
+use eval::Patterns;
 use std::error::Error;
 use std::fmt;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
@@ -187,6 +190,10 @@ pub struct Solver {
     deadline: Option<Instant>,
     /// Set once the limit is reached: every search then unwinds without storing anything.
     stopped: bool,
+    /// The pattern evaluation for move ordering ([`Solver::with_eval`]), and whether it is
+    /// for the board being solved.
+    eval: Option<Arc<Patterns>>,
+    use_eval: bool,
 }
 
 /// The four quadrants of an `n`×`n` board (for parity ordering).
@@ -318,7 +325,17 @@ impl Solver {
             stop_at: u64::MAX,
             deadline: None,
             stopped: false,
+            eval: None,
+            use_eval: false,
         })
+    }
+
+    /// The same solver, ordering moves near the root by the pattern evaluation `eval`
+    /// (fitted by `endgame_fit`) on boards of its size, instead of mobility and corners. The
+    /// scores stay exact: only the order of the search changes.
+    pub fn with_eval(mut self, eval: Arc<Patterns>) -> Solver {
+        self.eval = Some(eval);
+        self
     }
 
     /// The same solver, skipping mirrored moves at nodes with at least `empties` empty
@@ -427,6 +444,7 @@ impl Solver {
         self.corners = corners(n);
         self.symmetries = symmetries(n);
         self.lines = lines(n);
+        self.use_eval = self.eval.as_ref().is_some_and(|e| e.size() == n);
     }
 
     /// The exact score: one principal-variation search with a window wider than any score
@@ -692,6 +710,12 @@ impl Solver {
         self.count_node();
         let mine = moves(p, o, self.mask);
         if depth == 0 {
+            if self.use_eval {
+                if let Some(eval) = &self.eval {
+                    // Eighths of a disc, as integers for the sort.
+                    return (eval.score(p, o) * 8.0).round() as i32;
+                }
+            }
             let theirs = moves(o, p, self.mask);
             let c = self.corners;
             let mobility = (mine.count_ones() + (mine & c).count_ones()) as i32

@@ -1,0 +1,462 @@
+//! A pattern evaluation of Othello positions, for the endgame solver's move ordering: the
+//! predicted final disc margin for the side to move, as a sum of learnt weights, one per
+//! configuration of each pattern (a line or a corner region of squares, each empty, own or
+//! the opponent's), per game stage, plus a weight on mobility and a bias.
+//!
+//! The patterns, for an `n`×`n` board: the rows 1 to ⌊n/2⌋ counted from the edge (the edge
+//! itself first), the 3×3 corner, and the diagonals of length `n` down to 4. Every pattern
+//! is read in all 8 orientations of the board (so the evaluation of a position and of its
+//! mirror images is the same) with one weight table shared by them. A configuration's index
+//! is base 3, first square most significant: 0 empty, 1 the mover's disc, 2 the
+//! opponent's. The stage is the number of empty squares divided by the stage width
+//! (the last stage takes the rest).
+//!
+//! The weights are fitted by `endgame_fit` (tools) on positions labelled with their exact
+//! score by this solver, and loaded at run time; the judge solvers never need them.
+//!
+//! # The file
+//!
+//! ```text
+//! offset  bytes  field
+//!      0      8  magic "GAMESPAT"
+//!      8      4  format version, u32 (1)
+//!     12      4  board size (4, 6 or 8)
+//!     16      4  stages
+//!     20      4  empty squares per stage
+//!     24      4  weights per stage (must equal what the size implies)
+//!     28   4·count  weights, f32 little-endian: stage by stage, the patterns in the order
+//!                   above with 3^squares entries each, then mobility, then the bias
+//!    end      8  FNV-1a 64 of every byte before it, little-endian
+//! ```
+//!
+//! All integers are little-endian `u32`. A reader checks the length covers a header, the
+//! magic, the version, the size, the stages, the count against the size, the file's length
+//! against the count (before allocating), the checksum, and that every weight is finite.
+
+use crate::checksum::fnv1a;
+use crate::othello::{board_mask, moves};
+use std::fmt;
+
+/// The first eight bytes of a patterns file.
+pub const MAGIC: [u8; 8] = *b"GAMESPAT";
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+/// Most stages a file may hold.
+pub const MAX_STAGES: usize = 64;
+const HEADER: usize = 28;
+const CHECKSUM: usize = 8;
+
+/// Why a patterns file was refused, or a shape asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// Fewer bytes than a header and checksum.
+    TooShort(usize),
+    /// The file does not start with [`MAGIC`].
+    Magic,
+    /// A version this code does not read.
+    Version(u32),
+    /// A board size other than 4, 6 or 8.
+    Size(u32),
+    /// Stages outside 1..=[`MAX_STAGES`], or a stage width of 0.
+    Stages(u32, u32),
+    /// Weights per stage other than the size implies.
+    Count {
+        /// What the size needs.
+        expected: usize,
+        /// What the header says.
+        found: usize,
+    },
+    /// The file is longer or shorter than its header says.
+    Length {
+        /// Bytes the header implies.
+        expected: usize,
+        /// Bytes there are.
+        found: usize,
+    },
+    /// The checksum does not match.
+    Checksum,
+    /// A weight is NaN or infinite.
+    NotFinite(usize),
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::TooShort(n) => write!(f, "{n} bytes are too few for a patterns file"),
+            EvalError::Magic => write!(f, "not a patterns file (no GAMESPAT magic)"),
+            EvalError::Version(v) => write!(f, "format version {v}, this program reads {VERSION}"),
+            EvalError::Size(n) => write!(f, "board size {n} is not 4, 6 or 8"),
+            EvalError::Stages(s, w) => write!(
+                f,
+                "{s} stages of {w} empty squares: stages are 1..={MAX_STAGES}, widths at least 1"
+            ),
+            EvalError::Count { expected, found } => write!(
+                f,
+                "{found} weights per stage, the board size needs {expected}"
+            ),
+            EvalError::Length { expected, found } => write!(
+                f,
+                "{found} bytes, the header says {expected} (truncated or padded)"
+            ),
+            EvalError::Checksum => write!(f, "the checksum does not match (a damaged file)"),
+            EvalError::NotFinite(i) => write!(f, "weight {i} is not a finite number"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// The pattern evaluation: its shape (board size, stages) and weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patterns {
+    size: usize,
+    /// The board's squares.
+    mask: u64,
+    stages: usize,
+    stage_width: usize,
+    /// Every pattern instance: the offset of its pattern's table within a stage, and its
+    /// squares (bit indices), most significant first.
+    instances: Vec<(usize, Vec<u8>)>,
+    per_stage: usize,
+    weights: Vec<f32>,
+}
+
+/// The patterns of an `n`×`n` board, each as squares (row, column) in one orientation.
+fn shapes(n: usize) -> Vec<Vec<(usize, usize)>> {
+    let mut shapes: Vec<Vec<(usize, usize)>> = (0..n / 2)
+        .map(|r| (0..n).map(|c| (r, c)).collect())
+        .collect();
+    shapes.push((0..9).map(|i| (i / 3, i % 3)).collect());
+    for len in (4..=n).rev() {
+        shapes.push((0..len).map(|i| (i, n - len + i)).collect());
+    }
+    shapes
+}
+
+/// The 8 symmetries of an `n`×`n` board as maps of (row, column).
+fn orient(n: usize, t: usize, (r, c): (usize, usize)) -> (usize, usize) {
+    let (r, c) = if t & 4 != 0 { (c, r) } else { (r, c) };
+    let r = if t & 1 != 0 { n - 1 - r } else { r };
+    let c = if t & 2 != 0 { n - 1 - c } else { c };
+    (r, c)
+}
+
+impl Patterns {
+    /// All-zero weights for an `size`×`size` board with `stages` stages of `stage_width`
+    /// empty squares each.
+    ///
+    /// # Errors
+    ///
+    /// A size other than 4, 6 or 8, or stages outside the limits.
+    pub fn zeros(size: usize, stages: usize, stage_width: usize) -> Result<Patterns, EvalError> {
+        if ![4, 6, 8].contains(&size) {
+            return Err(EvalError::Size(size as u32));
+        }
+        if !(1..=MAX_STAGES).contains(&stages) || stage_width == 0 || stage_width > 64 {
+            return Err(EvalError::Stages(stages as u32, stage_width as u32));
+        }
+        let mut instances = Vec::new();
+        let mut offset = 0;
+        for shape in shapes(size) {
+            let mut seen: Vec<Vec<u8>> = Vec::new();
+            for t in 0..8 {
+                let squares: Vec<u8> = shape
+                    .iter()
+                    .map(|&rc| {
+                        let (r, c) = orient(size, t, rc);
+                        (r * 8 + c) as u8
+                    })
+                    .collect();
+                if !seen.contains(&squares) {
+                    seen.push(squares);
+                }
+            }
+            instances.extend(seen.into_iter().map(|s| (offset, s)));
+            offset += 3usize.pow(shape.len() as u32);
+        }
+        let per_stage = offset + 2;
+        Ok(Patterns {
+            size,
+            mask: board_mask(size as u8),
+            stages,
+            stage_width,
+            instances,
+            per_stage,
+            weights: vec![0.0; stages * per_stage],
+        })
+    }
+
+    /// The board size.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The number of stages.
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// Weights per stage: the pattern tables, then mobility, then the bias.
+    pub fn per_stage(&self) -> usize {
+        self.per_stage
+    }
+
+    /// The stage of a position with `empties` empty squares.
+    pub fn stage(&self, empties: u32) -> usize {
+        (empties as usize / self.stage_width).min(self.stages - 1)
+    }
+
+    /// All weights, stage by stage.
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// All weights, for fitting.
+    pub fn weights_mut(&mut self) -> &mut [f32] {
+        &mut self.weights
+    }
+
+    /// The position's features for the side with `p` to move (`o` the opponent's discs):
+    /// its stage, the index within the stage of every pattern
+    /// instance's weight (into `active`), and the mobility (the mover's legal moves minus
+    /// the opponent's).
+    pub fn features(&self, p: u64, o: u64, active: &mut Vec<u32>) -> (usize, f32) {
+        let mask = self.mask;
+        active.clear();
+        for (offset, squares) in &self.instances {
+            let mut index = 0usize;
+            for &sq in squares {
+                index = index * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
+            }
+            active.push((offset + index) as u32);
+        }
+        let empties = (mask & !(p | o)).count_ones();
+        let mobility =
+            moves(p, o, mask).count_ones() as f32 - moves(o, p, mask).count_ones() as f32;
+        (self.stage(empties), mobility)
+    }
+
+    /// The predicted final margin for the side with `p` to move.
+    pub fn score(&self, p: u64, o: u64) -> f32 {
+        let mask = self.mask;
+        let empties = (mask & !(p | o)).count_ones();
+        let w = &self.weights[self.stage(empties) * self.per_stage..][..self.per_stage];
+        let mut sum = 0.0;
+        for (offset, squares) in &self.instances {
+            let mut index = 0usize;
+            for &sq in squares {
+                index = index * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
+            }
+            sum += w[offset + index];
+        }
+        let mobility =
+            moves(p, o, mask).count_ones() as f32 - moves(o, p, mask).count_ones() as f32;
+        sum + w[self.per_stage - 2] * mobility + w[self.per_stage - 1]
+    }
+
+    /// The file's bytes (format in the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + 4 * self.weights.len() + CHECKSUM);
+        out.extend_from_slice(&MAGIC);
+        for v in [
+            VERSION,
+            self.size as u32,
+            self.stages as u32,
+            self.stage_width as u32,
+            self.per_stage as u32,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in &self.weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a file written by [`Patterns::to_bytes`].
+    ///
+    /// # Errors
+    ///
+    /// An [`EvalError`] for the first check that fails (see the module docs).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, EvalError> {
+        if bytes.len() < HEADER + CHECKSUM {
+            return Err(EvalError::TooShort(bytes.len()));
+        }
+        if bytes[..8] != MAGIC {
+            return Err(EvalError::Magic);
+        }
+        let word = |i: usize| {
+            let at = 8 + 4 * i;
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let version = word(0);
+        if version != VERSION {
+            return Err(EvalError::Version(version));
+        }
+        let (size, stages, width, count) = (word(1), word(2), word(3), word(4));
+        if ![4, 6, 8].contains(&size) {
+            return Err(EvalError::Size(size));
+        }
+        let mut patterns = Patterns::zeros(size as usize, stages as usize, width as usize)
+            .map_err(|_| EvalError::Stages(stages, width))?;
+        if count as usize != patterns.per_stage {
+            return Err(EvalError::Count {
+                expected: patterns.per_stage,
+                found: count as usize,
+            });
+        }
+        let expected = HEADER + 4 * patterns.weights.len() + CHECKSUM;
+        if bytes.len() != expected {
+            return Err(EvalError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let (body, sum) = bytes.split_at(expected - CHECKSUM);
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(sum);
+        if u64::from_le_bytes(stored) != fnv1a(body) {
+            return Err(EvalError::Checksum);
+        }
+        for (i, (w, b)) in patterns
+            .weights
+            .iter_mut()
+            .zip(body[HEADER..].chunks_exact(4))
+            .enumerate()
+        {
+            *w = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if !w.is_finite() {
+                return Err(EvalError::NotFinite(i));
+            }
+        }
+        Ok(patterns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    fn random(size: usize, seed: u64) -> Patterns {
+        let mut patterns = Patterns::zeros(size, 5, 4).expect("a valid shape");
+        let mut rng = Rng::new(seed);
+        for w in patterns.weights_mut() {
+            *w = rng.below(2001) as f32 / 100.0 - 10.0;
+        }
+        patterns
+    }
+
+    /// A position with about a third of the squares of each kind.
+    fn position(size: usize, rng: &mut Rng) -> (u64, u64) {
+        let (mut p, mut o) = (0, 0);
+        for r in 0..size {
+            for c in 0..size {
+                match rng.below(3) {
+                    0 => p |= 1u64 << (r * 8 + c),
+                    1 => o |= 1u64 << (r * 8 + c),
+                    _ => {}
+                }
+            }
+        }
+        (p, o)
+    }
+
+    fn mirror(size: usize, t: usize, bits: u64) -> u64 {
+        let mut out = 0;
+        for r in 0..size {
+            for c in 0..size {
+                if bits >> (r * 8 + c) & 1 == 1 {
+                    let (r2, c2) = orient(size, t, (r, c));
+                    out |= 1u64 << (r2 * 8 + c2);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_score_is_the_same_for_every_mirror_image_and_is_the_sum_of_the_features() {
+        for size in [6, 8] {
+            let patterns = random(size, 3);
+            let mut rng = Rng::new(4);
+            let mut active = Vec::new();
+            for _ in 0..50 {
+                let (p, o) = position(size, &mut rng);
+                let score = patterns.score(p, o);
+                for t in 1..8 {
+                    let image = patterns.score(mirror(size, t, p), mirror(size, t, o));
+                    assert!((image - score).abs() < 1e-3, "{size}: {t}: {image} {score}");
+                }
+                let (stage, mobility) = patterns.features(p, o, &mut active);
+                let w = &patterns.weights()[stage * patterns.per_stage()..][..patterns.per_stage()];
+                let n = patterns.per_stage();
+                let sum: f32 = active.iter().map(|&i| w[i as usize]).sum::<f32>()
+                    + w[n - 2] * mobility
+                    + w[n - 1];
+                assert!((sum - score).abs() < 1e-3);
+                assert!(active.iter().all(|&i| (i as usize) < n - 2));
+            }
+        }
+    }
+
+    #[test]
+    fn eight_by_eight_has_the_patterns_the_docs_list() {
+        let patterns = Patterns::zeros(8, 1, 64).unwrap();
+        // Rows 1-4 (3^8 each), the 3x3 corner, diagonals of 8 down to 4 squares; then
+        // mobility and the bias.
+        let tables = 4 * 6561 + 19683 + 6561 + 2187 + 729 + 243 + 81;
+        assert_eq!(patterns.per_stage(), tables + 2);
+        // 8 orientations of each row and corner, 4 of the long diagonal, 8 of the others.
+        assert_eq!(patterns.instances.len(), 4 * 8 + 8 + 4 + 4 * 8);
+        assert_eq!(patterns.stage(60), 0);
+    }
+
+    #[test]
+    fn a_file_round_trips_and_every_damage_is_refused() {
+        let patterns = random(6, 9);
+        let bytes = patterns.to_bytes();
+        assert_eq!(Patterns::from_bytes(&bytes).as_ref(), Ok(&patterns));
+        let damaged = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut b = bytes.clone();
+            f(&mut b);
+            Patterns::from_bytes(&b).unwrap_err()
+        };
+        let word = |b: &mut Vec<u8>, i: usize, v: u32| {
+            b[8 + 4 * i..12 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        };
+        assert_eq!(damaged(&|b| b.truncate(20)), EvalError::TooShort(20));
+        assert_eq!(damaged(&|b| b[0] = b'X'), EvalError::Magic);
+        assert_eq!(damaged(&|b| word(b, 0, 7)), EvalError::Version(7));
+        assert_eq!(damaged(&|b| word(b, 1, 7)), EvalError::Size(7));
+        assert_eq!(damaged(&|b| word(b, 2, 0)), EvalError::Stages(0, 4));
+        assert_eq!(damaged(&|b| word(b, 3, 0)), EvalError::Stages(5, 0));
+        assert!(matches!(
+            damaged(&|b| word(b, 4, 12)),
+            EvalError::Count { found: 12, .. }
+        ));
+        assert!(matches!(
+            damaged(&|b| b.truncate(b.len() - 3)),
+            EvalError::Length { .. }
+        ));
+        assert!(matches!(damaged(&|b| b.push(0)), EvalError::Length { .. }));
+        assert_eq!(damaged(&|b| b[100] ^= 1), EvalError::Checksum);
+        // A NaN with a checksum that matches it.
+        let mut nan = random(6, 9);
+        nan.weights_mut()[5] = f32::NAN;
+        assert_eq!(
+            Patterns::from_bytes(&nan.to_bytes()),
+            Err(EvalError::NotFinite(5))
+        );
+        // An absurd stage count is refused before anything is allocated.
+        assert_eq!(
+            damaged(&|b| word(b, 2, u32::MAX)),
+            EvalError::Stages(u32::MAX, 4)
+        );
+        for e in [EvalError::Magic, EvalError::Checksum, EvalError::Size(3)] {
+            assert_eq!(e.to_string().lines().count(), 1);
+        }
+    }
+}
