@@ -5,7 +5,13 @@
 //! cargo bench -p games --bench ffo              # #40 to #59 (hours on this machine)
 //! cargo bench -p games --bench ffo -- 40 44     # a range of numbers
 //! cargo bench -p games --bench ffo -- 40 49 24  # ... with a table of 2^24 entries (default 22)
+//! cargo bench -p games --bench ffo -- 40 49 --eval ../weights/endgame8.pat  # patterns
 //! ```
+//!
+//! By default the solver orders its moves near the root by mobility and corners; with
+//! `--eval FILE` by a pattern evaluation (`endgame_fit`; `games::endgame::eval`), such as
+//! the committed `weights/endgame8.pat` (relative paths from `shared/`, where cargo runs
+//! the bench). BENCHMARKS.md has both.
 //!
 //! Prints per position: empty squares, score, nodes, time, nodes per second, and whether the
 //! score and the line agree with `tests/data/othello/ffo-40-59.obf`; then the totals.
@@ -84,8 +90,24 @@ fn zebra(zebra: &Path, dir: &Path, p: &ffo::Ffo) -> Result<ZebraRun, String> {
 }
 
 fn main() {
-    let numbers: Vec<u32> = std::env::args()
-        .skip(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut eval_path = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--eval" => eval_path = Some(PathBuf::from(it.next().expect("--eval FILE"))),
+            _ => rest.push(a.clone()),
+        }
+    }
+    let eval = eval_path.map(|path| {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let patterns = games::endgame::eval::Patterns::from_bytes(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (path, std::sync::Arc::new(patterns))
+    });
+    let numbers: Vec<u32> = rest
+        .iter()
         .filter(|a| !a.starts_with('-'))
         .map(|a| {
             a.parse()
@@ -104,6 +126,10 @@ fn main() {
         std::fs::create_dir_all(&scratch).expect("a scratch folder for Zebra's scripts");
     }
     println!("FFO #{from}-#{to}, one thread, table 2^{bits}");
+    match &eval {
+        Some((path, _)) => println!("ordering by the pattern evaluation {}", path.display()),
+        None => println!("ordering by mobility and corners (no --eval)"),
+    }
     match &peer {
         Some(z) => println!("Zebra: {} -b 0 (one process per position)", z.display()),
         None => println!("(set ZEBRA=/path/to/scrzebra to compare with Zebra)"),
@@ -119,6 +145,9 @@ fn main() {
         .filter(|p| (from..=to).contains(&p.number))
     {
         let mut solver = Solver::new(bits);
+        if let Some((_, patterns)) = &eval {
+            solver = solver.with_eval(std::sync::Arc::clone(patterns));
+        }
         let clock = Instant::now();
         let solution = solver.solve(&p.board);
         let time = clock.elapsed().as_secs_f64();

@@ -248,3 +248,60 @@ pub fn greedy(board: &games::othello::Board, rng: &mut games::rng::Rng) -> games
     let best: Vec<Move> = moves.iter().copied().filter(|m| flips(m) == most).collect();
     best[rng.below(best.len())]
 }
+
+/// How a player of the varied games [`varied_position`] plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that flips most discs ([`greedy`]).
+    Greedy,
+    /// Random or greedy, with probability 1/2 each, move by move.
+    Mixed,
+}
+
+/// The move of a player of `style` in `board`.
+pub fn choose(
+    board: &games::othello::Board,
+    style: Style,
+    rng: &mut games::rng::Rng,
+) -> games::othello::Move {
+    let greedy = match style {
+        Style::Random => false,
+        Style::Greedy => true,
+        Style::Mixed => rng.below(2) == 0,
+    };
+    if greedy {
+        self::greedy(board, rng)
+    } else {
+        let moves = board.legal_moves();
+        moves[rng.below(moves.len())]
+    }
+}
+
+/// An Othello position on a `size`×`size` board with `empties` empty squares, after a game
+/// from the start between two players drawn at random (random, greedy or mixed), with at
+/// least two legal moves; `None` if that game ended or passed through that count.
+///
+/// # Panics
+///
+/// If `size` is not an Othello board size (4, 6 or 8).
+pub fn varied_position(
+    size: usize,
+    empties: u32,
+    rng: &mut games::rng::Rng,
+) -> Option<games::othello::Board> {
+    use games::search::Game as _;
+    const STYLES: [Style; 3] = [Style::Random, Style::Greedy, Style::Mixed];
+    let players = [STYLES[rng.below(3)], STYLES[rng.below(3)]];
+    let mut board = games::othello::Board::new(size).expect("an Othello board size");
+    while board.empties().count() > empties {
+        if board.is_game_over() {
+            return None;
+        }
+        let side = usize::from(board.side_to_move() == games::Color::White);
+        let mv = choose(&board, players[side], rng);
+        board = board.after(mv).expect("a legal move");
+    }
+    (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
+}

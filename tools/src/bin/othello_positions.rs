@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
+use tools::alphazero::exact::varied_position;
 use tools::cli;
 
 const USAGE: &str = "\
@@ -35,44 +36,6 @@ legal move `square:value;` best first, the value the final disc margin for the s
 move after that move and perfect play (empties counted for the winner): the format of the
 FFO/Edax .obf files, for 6x6.
 ";
-
-#[derive(Clone, Copy)]
-enum Player {
-    Random,
-    Greedy,
-    Mixed,
-}
-
-fn choose(board: &Board, player: Player, rng: &mut Rng) -> Move {
-    let greedy = match player {
-        Player::Random => false,
-        Player::Greedy => true,
-        Player::Mixed => rng.below(2) == 0,
-    };
-    if greedy {
-        tools::alphazero::exact::greedy(board, rng)
-    } else {
-        let moves = board.legal_moves();
-        moves[rng.below(moves.len())]
-    }
-}
-
-/// A position after varied play with `empties` empty squares, or `None` if the game ended or
-/// passed through that count.
-fn sample(empties: u32, rng: &mut Rng) -> Option<Board> {
-    const PLAYERS: [Player; 3] = [Player::Random, Player::Greedy, Player::Mixed];
-    let players = [PLAYERS[rng.below(3)], PLAYERS[rng.below(3)]];
-    let mut board = Board::new(6).expect("6x6");
-    while board.empties().count() > empties {
-        if board.is_game_over() {
-            return None;
-        }
-        let side = usize::from(board.side_to_move() == Color::White);
-        let mv = choose(&board, players[side], rng);
-        board = board.after(mv).expect("a legal move");
-    }
-    (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
-}
 
 fn line(board: &Board, values: &[(Move, i32)]) -> String {
     let mut out = String::new();
@@ -144,7 +107,7 @@ fn run() -> Result<(), String> {
         // Position i goes to level i mod levels: an even spread over the empties.
         let empties = low + (i as u32 % levels);
         let board = loop {
-            if let Some(b) = sample(empties, &mut rng) {
+            if let Some(b) = varied_position(6, empties, &mut rng) {
                 if seen.insert(b) {
                     break b;
                 }

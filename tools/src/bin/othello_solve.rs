@@ -27,13 +27,16 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "\
 othello_solve: the exact result of an Othello position under perfect play
 
-usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [FILE]
+usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [--eval FILE] [FILE]
 
   FILE             the position (default: stdin)
   --hash-bits B    a table of 2^B entries, 24 bytes each (10..=30, default 22 = 100 MB);
                    refused before allocating when the machine lacks the memory
   --max-nodes N    stop after about N nodes and print the bounds proved so far
   --max-seconds S  stop after about S seconds (a decimal number) likewise
+  --eval FILE      order moves near the root by this pattern evaluation (endgame_fit;
+                   weights/endgame8.pat for 8x8) instead of mobility and corners: the
+                   same exact score, in fewer nodes when the evaluation is good
   -h, --help       this text
 
 input: N (4, 6 or 8), N rows of B (black), W (white) and . (empty), then the side
@@ -63,6 +66,7 @@ fn run() -> Result<(), String> {
     let mut bits = 22;
     let mut file = None;
     let mut limit = Limit::default();
+    let mut eval = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -93,6 +97,13 @@ fn run() -> Result<(), String> {
                     })?;
                 limit.time = Some(Duration::from_secs_f64(seconds));
             }
+            "--eval" => {
+                let path = value("--eval")?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("--eval {path}: {e}"))?;
+                let patterns = games::endgame::eval::Patterns::from_bytes(&bytes)
+                    .map_err(|e| format!("--eval {path}: {e}"))?;
+                eval = Some(Arc::new(patterns));
+            }
             flag if flag.starts_with('-') && flag != "-" => {
                 return Err(format!("unknown option {flag} (see --help)"))
             }
@@ -118,6 +129,9 @@ fn run() -> Result<(), String> {
     let board = tools::position::othello(&bytes)?;
 
     let mut solver = Solver::try_new(bits).map_err(|e| format!("--hash-bits {bits}: {e}"))?;
+    if let Some(eval) = eval {
+        solver = solver.with_eval(eval);
+    }
     let progress = solver.progress();
     let done = Arc::new(AtomicBool::new(false));
     let start = Instant::now();

@@ -1,0 +1,317 @@
+//! endgame_fit — positions labelled exactly by the endgame solver, and the pattern
+//! evaluation (`games::endgame::eval`) fitted to them, for the solver's move ordering.
+//! See [`USAGE`].
+
+use games::endgame::eval::Patterns;
+use games::endgame::Solver;
+use games::othello::{Board, Move, Square};
+use games::rng::Rng;
+use games::search::Game;
+use games::Color;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+use tools::alphazero::exact::varied_position;
+use tools::alphazero::write_atomically;
+use tools::cli;
+
+const USAGE: &str = "\
+endgame_fit: Othello positions labelled with their exact score by the endgame solver, and
+the pattern evaluation fitted to them by least squares (the solver's move ordering).
+
+usage: endgame_fit generate --out FILE [--size N] [--count N] [--empties A..B] [--seed N]
+       endgame_fit fit --data FILE --out FILE [--stages N] [--width N] [--epochs N]
+                       [--lr X] [--l2 X] [--seed N]
+
+generate: plays --count games (default 2000) from the start between random, greedy and mixed
+  players to a number of empties drawn from A..B (default 14..20), solves each position
+  exactly, and keeps it and the positions of its principal variation down to 8 empties
+  (perfect play keeps the score, so they are labelled too). --size 8 (default) or 6.
+  Progress on stderr. Lines: the cells row by row from a1 (X, O, -), the side to move (X or
+  O), the exact final margin for the side to move.
+fit: fits the weights to the positions of one or more --data files (10% held out, the
+  last lines) by stochastic gradient descent on the squared error, and writes the patterns
+  file (format in games::endgame::eval). --stages (default 5) of --width empties (default
+  4), the last taking every count above (16 and more by default: positions with more
+  empties cost too much to solve here, so the last stage is fitted on 16 to 18 and orders
+  the nodes nearer the root too); --epochs (default 20), --lr (default 0.01), --l2
+  (default 1e-4).
+  Prints the error of each epoch on the training and held-out positions.
+";
+
+fn main() -> ExitCode {
+    cli::main("endgame_fit", USAGE, run)
+}
+
+fn run() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    match args.next().as_deref() {
+        Some("generate") => generate(args),
+        Some("fit") => fit(args),
+        other => Err(format!(
+            "the first argument is generate or fit, not {other:?} (see --help)"
+        )),
+    }
+}
+
+/// A range `A..B` of empty squares within `1..=limit`.
+fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32), String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    text.split_once("..")
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= limit)
+        .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
+}
+
+fn cells(board: &Board) -> String {
+    let n = board.size();
+    let mut out = String::with_capacity(n * n + 2);
+    for r in 0..n {
+        for c in 0..n {
+            out.push(match board.at(Square::new(r, c)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '-',
+            });
+        }
+    }
+    out.push_str(match board.side_to_move() {
+        Color::Black => " X",
+        Color::White => " O",
+    });
+    out
+}
+
+fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let (mut out, mut size, mut count, mut seed) = (None, 8usize, 2000usize, 1u64);
+    let (mut low, mut high) = (14u32, 20u32);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--size" => size = cli::value(&flag, args.next(), |&n| n == 6 || n == 8)?,
+            "--count" => {
+                count = cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
+            }
+            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--empties" => (low, high) = range(&flag, args.next(), 30)?,
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    let out = out.ok_or("--out FILE is required")?;
+    let cells_max = (size * size - 4) as u32;
+    if high > cells_max {
+        return Err(format!(
+            "--empties: a {size}x{size} board has at most {cells_max}"
+        ));
+    }
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::new(22);
+    let mut seen = HashSet::new();
+    let mut lines = vec![format!(
+        "# endgame_fit generate --size {size} --count {count} --empties {low}..{high} --seed {seed}"
+    )];
+    let clock = Instant::now();
+    let mut nodes = 0u64;
+    for i in 0..count {
+        let empties = low + rng.below((high - low + 1) as usize) as u32;
+        let board = loop {
+            if let Some(b) = varied_position(size, empties, &mut rng) {
+                if !seen.contains(&b) {
+                    break b;
+                }
+            }
+        };
+        let solution = solver.solve(&board);
+        nodes += solution.nodes;
+        // The line of perfect play keeps the score, for whoever is to move along it.
+        let (mut at, mut score) = (board, solution.score);
+        for mv in std::iter::once(None).chain(solution.pv.iter().map(Some)) {
+            if let Some(&mv) = mv {
+                let next = at
+                    .after(mv)
+                    .ok_or("the solver's line has an illegal move")?;
+                if next.side_to_move() != at.side_to_move() {
+                    score = -score;
+                }
+                at = next;
+            }
+            if at.empties().count() < 8 {
+                break;
+            }
+            if matches!(mv, Some(Move::Pass)) || at.legal_moves().is_empty() || !seen.insert(at) {
+                continue;
+            }
+            let mut line = cells(&at);
+            let _ = write!(line, " {score:+}");
+            lines.push(line);
+        }
+        if (i + 1) % 100 == 0 || i + 1 == count {
+            let secs = clock.elapsed().as_secs_f64();
+            eprintln!(
+                "endgame_fit: {}/{count} games solved, {} positions, {:.1} M nodes, {secs:.0} s, {:.1} games/s",
+                i + 1,
+                lines.len() - 1,
+                nodes as f64 / 1e6,
+                (i + 1) as f64 / secs.max(1e-9)
+            );
+        }
+    }
+    lines.push(String::new());
+    write_atomically(std::path::Path::new(&out), lines.join("\n").as_bytes())
+        .map_err(|e| format!("{out}: {e}"))
+}
+
+/// One labelled position: the mover's discs, the opponent's, the exact margin.
+struct Labelled {
+    p: u64,
+    o: u64,
+    score: f32,
+}
+
+/// The positions of a data file, all for a board of `size` (the first line sets it).
+fn read_data(path: &str, size: &mut Option<usize>) -> Result<Vec<Labelled>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let text = String::from_utf8(text).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: &str| format!("{path}: line {}: {why}", i + 1);
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [board, side, score] = fields[..] else {
+            return Err(bad("expected cells, side to move and score"));
+        };
+        let n = (1..=8)
+            .find(|&n| n * n == board.len())
+            .filter(|n| [4, 6, 8].contains(n))
+            .ok_or_else(|| bad("the cells are not a 4x4, 6x6 or 8x8 board"))?;
+        if *size.get_or_insert(n) != n {
+            return Err(bad("a board of another size than the first line's"));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (k, c) in board.bytes().enumerate() {
+            let bit = 1u64 << ((k / n) * 8 + k % n);
+            match c {
+                b'X' => black |= bit,
+                b'O' => white |= bit,
+                b'-' => {}
+                _ => return Err(bad("a cell is not X, O or -")),
+            }
+        }
+        let score: i32 = score
+            .parse()
+            .ok()
+            .filter(|s: &i32| s.unsigned_abs() as usize <= n * n)
+            .ok_or_else(|| bad("the score is not a margin within the board"))?;
+        let (p, o) = match side {
+            "X" => (black, white),
+            "O" => (white, black),
+            _ => return Err(bad("the side to move is not X or O")),
+        };
+        out.push(Labelled {
+            p,
+            o,
+            score: score as f32,
+        });
+    }
+    Ok(out)
+}
+
+fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let (mut data, mut out) = (Vec::new(), None);
+    let (mut stages, mut width, mut epochs) = (5usize, 4usize, 20usize);
+    let (mut lr, mut l2, mut seed) = (0.01f32, 1e-4f32, 1u64);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--data" => data.push(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--stages" => stages = cli::value(&flag, args.next(), |&n| (1..=64).contains(&n))?,
+            "--width" => width = cli::value(&flag, args.next(), |&n| (1..=64).contains(&n))?,
+            "--epochs" => epochs = cli::value(&flag, args.next(), |&n| (1..=10_000).contains(&n))?,
+            "--lr" => lr = cli::value(&flag, args.next(), |&x: &f32| x > 0.0 && x <= 1.0)?,
+            "--l2" => l2 = cli::value(&flag, args.next(), |&x: &f32| (0.0..=1.0).contains(&x))?,
+            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    let out = out.ok_or("--out FILE is required")?;
+    if data.is_empty() {
+        return Err("--data FILE is required".to_string());
+    }
+    let mut size = None;
+    let mut positions = Vec::new();
+    for path in &data {
+        positions.extend(read_data(path, &mut size)?);
+    }
+    let size = size.ok_or("the data files hold no positions")?;
+    if positions.len() < 10 {
+        return Err(format!("{} positions are too few to fit", positions.len()));
+    }
+    let mut patterns = Patterns::zeros(size, stages, width).map_err(|e| e.to_string())?;
+    // Features once: each position's stage, active weights and mobility.
+    let mut features = Vec::with_capacity(positions.len());
+    let mut active = Vec::new();
+    for pos in &positions {
+        let (stage, mobility) = patterns.features(pos.p, pos.o, &mut active);
+        features.push((stage, active.clone(), mobility, pos.score));
+    }
+    let held = features.len() / 10;
+    let (train, test) = features.split_at(features.len() - held);
+    eprintln!(
+        "endgame_fit: {} positions ({} held out), {}x{}, {stages} stages of {width} empties, {} weights per stage",
+        features.len(),
+        held,
+        size,
+        size,
+        patterns.per_stage()
+    );
+    let per_stage = patterns.per_stage();
+    let error = |patterns: &Patterns, set: &[(usize, Vec<u32>, f32, f32)]| -> f64 {
+        let w = patterns.weights();
+        let mut sum = 0.0f64;
+        for (stage, act, mobility, score) in set {
+            let s = &w[stage * per_stage..][..per_stage];
+            let v: f32 = act.iter().map(|&i| s[i as usize]).sum::<f32>()
+                + s[per_stage - 2] * mobility
+                + s[per_stage - 1];
+            sum += f64::from((v - score) * (v - score));
+        }
+        (sum / set.len().max(1) as f64).sqrt()
+    };
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let clock = Instant::now();
+    for epoch in 1..=epochs {
+        // Shuffle (Fisher-Yates), then one step per position; the rate falls by epoch.
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let rate = lr / (1.0 + 0.2 * (epoch - 1) as f32);
+        let w = patterns.weights_mut();
+        for &k in &order {
+            let (stage, act, mobility, score) = &train[k];
+            let s = &mut w[stage * per_stage..][..per_stage];
+            let v: f32 = act.iter().map(|&i| s[i as usize]).sum::<f32>()
+                + s[per_stage - 2] * mobility
+                + s[per_stage - 1];
+            let g = v - score;
+            for &i in act {
+                let x = &mut s[i as usize];
+                *x -= rate * (g + l2 * *x);
+            }
+            s[per_stage - 2] -= rate * 0.01 * g * mobility;
+            s[per_stage - 1] -= rate * 0.1 * g;
+        }
+        eprintln!(
+            "epoch {epoch:>3}: rms error {:.2} discs on training, {:.2} held out ({:.0} s)",
+            error(&patterns, train),
+            error(&patterns, test),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    write_atomically(std::path::Path::new(&out), &patterns.to_bytes())
+        .map_err(|e| format!("{out}: {e}"))
+}

@@ -1,0 +1,209 @@
+//! endgame_fit as a program: generated positions carry their exact scores (re-derived here by
+//! the solver), a fitted patterns file loads into othello_solve and leaves its answer exact,
+//! the committed weights/endgame8.pat loads, and bad input gets one line and status 1.
+
+// Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use games::endgame::eval::Patterns;
+use games::endgame::Solver;
+use games::othello::{Bitboard, Board, Square};
+use games::Color;
+use std::path::Path;
+use std::process::Output;
+
+fn fit_tool(args: &[&str]) -> Output {
+    testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_endgame_fit")), args, b"")
+}
+
+/// A data line's board and score.
+fn parse(line: &str) -> (Board, i32) {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let n = if f[0].len() == 64 { 8 } else { 6 };
+    let (mut black, mut white) = (Bitboard(0), Bitboard(0));
+    for (i, c) in f[0].chars().enumerate() {
+        let sq = Square::new(i / n, i % n).bitboard();
+        match c {
+            'X' => black = black | sq,
+            'O' => white = white | sq,
+            _ => {}
+        }
+    }
+    let side = if f[1] == "X" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    (
+        Board::from_discs(n, black, white, side).unwrap(),
+        f[2].parse().unwrap(),
+    )
+}
+
+#[test]
+fn generated_labels_are_exact_and_a_fitted_file_keeps_the_solver_exact() {
+    let dir = testkit::scratch("endgame_fit");
+    let data = dir.join("data.txt");
+    let d = data.to_str().unwrap();
+    let out = fit_tool(&[
+        "generate",
+        "--out",
+        d,
+        "--size",
+        "6",
+        "--count",
+        "30",
+        "--empties",
+        "12..14",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("30/30 games solved"));
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // 30 games and the positions of their lines of perfect play down to 8 empties.
+    assert!(lines.len() > 30, "{}", lines.len());
+    let mut solver = Solver::new(16);
+    for line in &lines {
+        let (board, score) = parse(line);
+        let empties = board.empties().count();
+        assert!((8..=14).contains(&empties), "{line}");
+        assert_eq!(solver.solve(&board).score, score, "{line}");
+    }
+
+    let weights = dir.join("six.pat");
+    let w = weights.to_str().unwrap();
+    let out = fit_tool(&["fit", "--data", d, "--out", w, "--epochs", "3"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.lines().filter(|l| l.starts_with("epoch ")).count(), 3);
+    let patterns = Patterns::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
+    assert_eq!(patterns.size(), 6);
+    assert!(
+        patterns.weights().iter().any(|&x| x != 0.0),
+        "nothing was fitted"
+    );
+
+    // othello_solve with it: the same exact score as without.
+    let position = "6\n......\n.BBBW.\n.WWBB.\n.WBBW.\n..WBW.\n......\nW\n";
+    let solve = |args: &[&str]| {
+        let out = testkit::run_ok(
+            Path::new(env!("CARGO_BIN_EXE_othello_solve")),
+            args,
+            position.as_bytes(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find(|l| l.starts_with("exact result"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(solve(&["--eval", w]), solve(&[]));
+
+    // The committed 8x8 weights load (and are for 8x8).
+    let committed = testkit::root().join("weights/endgame8.pat");
+    let eight = Patterns::from_bytes(&std::fs::read(committed).unwrap()).unwrap();
+    assert_eq!(eight.size(), 8);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_status_1() {
+    let dir = testkit::scratch("endgame_fit_bad");
+    let bad_data = dir.join("bad.txt");
+    std::fs::write(
+        &bad_data,
+        "# comment\n------------------------------------ X +2\n--- X 1\n",
+    )
+    .unwrap();
+    let other_size = dir.join("sizes.txt");
+    std::fs::write(
+        &other_size,
+        format!("{} X +2\n{} O -2\n", "-".repeat(36), "-".repeat(64)),
+    )
+    .unwrap();
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    let out_file = dir.join("out.pat");
+    let o = out_file.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "generate or fit"),
+        (vec!["play"], "generate or fit"),
+        (vec!["generate"], "--out"),
+        (
+            vec!["generate", "--out", o, "--empties", "0..5"],
+            "--empties",
+        ),
+        (
+            vec!["generate", "--out", o, "--empties", "9..3"],
+            "--empties",
+        ),
+        (vec!["generate", "--out", o, "--size", "7"], "--size"),
+        (
+            vec!["generate", "--out", o, "--size", "6", "--empties", "10..31"],
+            "--empties",
+        ),
+        (vec!["generate", "--out", o, "--count", "x"], "--count"),
+        (vec!["fit", "--out", o], "--data"),
+        (vec!["fit", "--data", bad_data.to_str().unwrap()], "--out"),
+        (
+            vec!["fit", "--data", bad_data.to_str().unwrap(), "--out", o],
+            "line 3",
+        ),
+        (
+            vec!["fit", "--data", other_size.to_str().unwrap(), "--out", o],
+            "line 2",
+        ),
+        (
+            vec!["fit", "--data", garbage.to_str().unwrap(), "--out", o],
+            "not UTF-8",
+        ),
+        (
+            vec!["fit", "--data", "/no/such/file", "--out", o],
+            "/no/such/file",
+        ),
+        (vec!["fit", "--data", o, "--stages", "0"], "--stages"),
+        (vec!["fit", "--bogus"], "unknown option"),
+    ];
+    for (args, says) in cases {
+        let out = fit_tool(&args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            err.lines().count() == 1 && err.starts_with("endgame_fit: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!out_file.exists(), "a refused run wrote its output");
+
+    // othello_solve refuses a bad patterns file in one line.
+    let cut = dir.join("cut.pat");
+    let mut bytes = Patterns::zeros(8, 2, 4).unwrap().to_bytes();
+    bytes.truncate(bytes.len() - 9);
+    std::fs::write(&cut, bytes).unwrap();
+    for (file, says) in [
+        (cut.to_str().unwrap(), "truncated"),
+        (garbage.to_str().unwrap(), "too few"),
+    ] {
+        let out = testkit::run_ok(
+            Path::new(env!("CARGO_BIN_EXE_othello_solve")),
+            &["--eval", file],
+            b"4\n....\n.WB.\n.BW.\n....\nB\n",
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            err.lines().count() == 1 && err.contains("--eval") && err.contains(says),
+            "{err}"
+        );
+    }
+}
