@@ -167,7 +167,11 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     let mut elsewhere = small.to_vec();
     elsewhere[3] = m;
     let on = az_train(&[&elsewhere[..], &["--generations", "4", "--resume"]].concat());
-    assert!(on.status.success(), "{}", String::from_utf8_lossy(&on.stderr));
+    assert!(
+        on.status.success(),
+        "{}",
+        String::from_utf8_lossy(&on.stderr)
+    );
     assert!(String::from_utf8_lossy(&on.stderr).starts_with("gen    4"));
     let moved_log = std::fs::read_to_string(moved.join("log.csv")).unwrap();
     assert_eq!(moved_log.lines().count(), 2, "{moved_log}");
