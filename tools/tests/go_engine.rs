@@ -385,6 +385,29 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
             "{args:?}: {err}"
         );
     }
+    // The committed network loads and plays, alone and guiding rave.
+    let committed = testkit::root().join("weights/go7.net");
+    let c = committed.to_str().unwrap();
+    for args in [
+        &["--weights", c, "--playouts", "200"][..],
+        &[
+            "--evaluator",
+            "rave-net",
+            "--weights",
+            c,
+            "--playouts",
+            "300",
+        ][..],
+    ] {
+        let replies = engine(args, "boardsize 7\nkomi 9\nclear_board\ngenmove b\n");
+        let vertex = replies[3]
+            .strip_prefix("= ")
+            .unwrap_or_else(|| panic!("{replies:?}"));
+        assert!(
+            vertex.len() >= 2 && vertex != "resign",
+            "{args:?}: {vertex}"
+        );
+    }
     let othello = dir.join("othello.net");
     std::fs::write(&othello, net.to_bytes("othello")).unwrap();
     let cut = dir.join("cut.net");
