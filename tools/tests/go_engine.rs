@@ -337,35 +337,30 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
     let path = dir.join("go7.net");
     std::fs::write(&path, net.to_bytes("go")).unwrap();
     let p = path.to_str().unwrap();
-    let replies = engine(
-        &["--weights", p, "--playouts", "200"],
-        "boardsize 7\nclear_board\ngenmove b\ngenmove w\nboardsize 9\nclear_board\ngenmove b\n",
-    );
-    for (i, reply) in [2, 3, 6].into_iter().map(|i| (i, &replies[i])) {
-        let vertex = reply
-            .strip_prefix("= ")
-            .unwrap_or_else(|| panic!("{i}: {reply}"));
-        assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
-    }
-    // The network's policy as priors of the rave search: on 7x7 with it, on 9x9 without.
-    let replies = engine(
-        &[
-            "--evaluator",
-            "rave-net",
-            "--weights",
-            p,
-            "--playouts",
-            "300",
-            "--net-prior",
-            "30",
-        ],
-        "boardsize 7\nclear_board\ngenmove b\ngenmove w\nboardsize 9\nclear_board\ngenmove b\n",
-    );
-    for (i, reply) in [2, 3, 6].into_iter().map(|i| (i, &replies[i])) {
-        let vertex = reply
-            .strip_prefix("= ")
-            .unwrap_or_else(|| panic!("{i}: {reply}"));
-        assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
+    // Alone (PUCT), and its policy as priors of the rave search: on 7x7 with the network,
+    // on 9x9 without; every genmove answers a vertex.
+    let alone = &["--weights", p, "--playouts", "200"][..];
+    let guiding = &[
+        "--evaluator",
+        "rave-net",
+        "--weights",
+        p,
+        "--playouts",
+        "300",
+        "--net-prior",
+        "30",
+    ][..];
+    for args in [alone, guiding] {
+        let replies = engine(
+            args,
+            "boardsize 7\nclear_board\ngenmove b\ngenmove w\nboardsize 9\nclear_board\ngenmove b\n",
+        );
+        for (i, reply) in [2, 3, 6].into_iter().map(|i| (i, &replies[i])) {
+            let vertex = reply
+                .strip_prefix("= ")
+                .unwrap_or_else(|| panic!("{args:?} {i}: {reply}"));
+            assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
+        }
     }
     for (args, says) in [
         (&["--evaluator", "rave-net"][..], "needs --weights"),

@@ -305,3 +305,25 @@ pub fn varied_position(
     }
     (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
 }
+
+/// The cells of `board` row by row from a1 (`X` Black, `O` White, `-` empty), a space and the
+/// side to move (`X` or `O`): the head of a line of the FFO/Edax `.obf` format, for any size.
+pub fn obf_cells(board: &games::othello::Board) -> String {
+    use games::Color;
+    let n = board.size();
+    let mut out = String::with_capacity(n * n + 2);
+    for r in 0..n {
+        for c in 0..n {
+            out.push(match board.at(games::othello::Square::new(r, c)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '-',
+            });
+        }
+    }
+    out.push_str(match board.side_to_move() {
+        Color::Black => " X",
+        Color::White => " O",
+    });
+    out
+}

@@ -4,15 +4,14 @@
 
 use games::endgame::eval::Patterns;
 use games::endgame::Solver;
-use games::othello::{Board, Move, Square};
+use games::othello::Move;
 use games::rng::Rng;
 use games::search::Game;
-use games::Color;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
-use tools::alphazero::exact::varied_position;
+use tools::alphazero::exact::{obf_cells, varied_position};
 use tools::alphazero::write_atomically;
 use tools::cli;
 
@@ -62,25 +61,6 @@ fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32), Str
         .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
         .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= limit)
         .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
-}
-
-fn cells(board: &Board) -> String {
-    let n = board.size();
-    let mut out = String::with_capacity(n * n + 2);
-    for r in 0..n {
-        for c in 0..n {
-            out.push(match board.at(Square::new(r, c)) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None => '-',
-            });
-        }
-    }
-    out.push_str(match board.side_to_move() {
-        Color::Black => " X",
-        Color::White => " O",
-    });
-    out
 }
 
 fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
@@ -142,7 +122,7 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             if matches!(mv, Some(Move::Pass)) || at.legal_moves().is_empty() || !seen.insert(at) {
                 continue;
             }
-            let mut line = cells(&at);
+            let mut line = obf_cells(&at);
             let _ = write!(line, " {score:+}");
             lines.push(line);
         }

@@ -6,12 +6,11 @@ use games::endgame::Solver;
 use games::othello::{Board, Move};
 use games::rng::Rng;
 use games::search::Game;
-use games::Color;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
-use tools::alphazero::exact::varied_position;
+use tools::alphazero::exact::{obf_cells, varied_position};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -38,20 +37,7 @@ FFO/Edax .obf files, for 6x6.
 ";
 
 fn line(board: &Board, values: &[(Move, i32)]) -> String {
-    let mut out = String::new();
-    for r in 0..6 {
-        for c in 0..6 {
-            out.push(match board.at(games::othello::Square::new(r, c)) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None => '-',
-            });
-        }
-    }
-    out.push_str(match board.side_to_move() {
-        Color::Black => " X",
-        Color::White => " O",
-    });
+    let mut out = obf_cells(board);
     for (mv, v) in values {
         let _ = write!(
             out,
