@@ -141,6 +141,16 @@ fn orient(n: usize, t: usize, (r, c): (usize, usize)) -> (usize, usize) {
     (r, c)
 }
 
+/// The base-3 index of one pattern instance: its squares, most significant first, each 0
+/// empty, 1 the mover's, 2 the opponent's.
+fn index(squares: &[u8], p: u64, o: u64) -> usize {
+    let mut index = 0usize;
+    for &sq in squares {
+        index = index * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
+    }
+    index
+}
+
 impl Patterns {
     /// All-zero weights for an `size`×`size` board with `stages` stages of `stage_width`
     /// empty squares each.
@@ -221,37 +231,31 @@ impl Patterns {
     /// instance's weight (into `active`), and the mobility (the mover's legal moves minus
     /// the opponent's).
     pub fn features(&self, p: u64, o: u64, active: &mut Vec<u32>) -> (usize, f32) {
-        let mask = self.mask;
         active.clear();
-        for (offset, squares) in &self.instances {
-            let mut index = 0usize;
-            for &sq in squares {
-                index = index * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
-            }
-            active.push((offset + index) as u32);
-        }
-        let empties = (mask & !(p | o)).count_ones();
-        let mobility =
-            moves(p, o, mask).count_ones() as f32 - moves(o, p, mask).count_ones() as f32;
-        (self.stage(empties), mobility)
+        active.extend(
+            self.instances
+                .iter()
+                .map(|(offset, squares)| (offset + index(squares, p, o)) as u32),
+        );
+        let empties = (self.mask & !(p | o)).count_ones();
+        (self.stage(empties), self.mobility(p, o))
     }
 
     /// The predicted final margin for the side with `p` to move.
     pub fn score(&self, p: u64, o: u64) -> f32 {
-        let mask = self.mask;
-        let empties = (mask & !(p | o)).count_ones();
+        let empties = (self.mask & !(p | o)).count_ones();
         let w = &self.weights[self.stage(empties) * self.per_stage..][..self.per_stage];
-        let mut sum = 0.0;
-        for (offset, squares) in &self.instances {
-            let mut index = 0usize;
-            for &sq in squares {
-                index = index * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
-            }
-            sum += w[offset + index];
-        }
-        let mobility =
-            moves(p, o, mask).count_ones() as f32 - moves(o, p, mask).count_ones() as f32;
-        sum + w[self.per_stage - 2] * mobility + w[self.per_stage - 1]
+        let sum: f32 = self
+            .instances
+            .iter()
+            .map(|(offset, squares)| w[offset + index(squares, p, o)])
+            .sum();
+        sum + w[self.per_stage - 2] * self.mobility(p, o) + w[self.per_stage - 1]
+    }
+
+    /// The mover's legal moves minus the opponent's.
+    fn mobility(&self, p: u64, o: u64) -> f32 {
+        moves(p, o, self.mask).count_ones() as f32 - moves(o, p, self.mask).count_ones() as f32
     }
 
     /// The file's bytes (format in the module docs).
