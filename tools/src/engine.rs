@@ -61,6 +61,13 @@ pub enum EvaluatorKind {
     RaveNet,
 }
 
+impl EvaluatorKind {
+    /// Whether the search is michi's RAVE ([`crate::rave`]) rather than PUCT.
+    pub const fn is_rave(self) -> bool {
+        matches!(self, EvaluatorKind::Rave | EvaluatorKind::RaveNet)
+    }
+}
+
 /// Search and play settings, from the command line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
@@ -413,11 +420,7 @@ fn search_from(
         }
     };
     let prior = net_prior(options, net);
-    let rave = matches!(
-        options.evaluator,
-        EvaluatorKind::Rave | EvaluatorKind::RaveNet
-    );
-    let results: Vec<Vec<(Move, u32, f64)>> = if rave {
+    let results: Vec<Vec<(Move, u32, f64)>> = if options.evaluator.is_rave() {
         if kept.is_empty() {
             let (trees, walkers) = if options.tree_parallel {
                 (1, threads)
@@ -831,13 +834,9 @@ impl Engine {
             Move::Pass => None,
         });
         let root = Careful::new(position, cleanup);
-        let rave = matches!(
-            options.evaluator,
-            EvaluatorKind::Rave | EvaluatorKind::RaveNet
-        );
         let prior = net_prior(&options, self.net.as_ref());
         let mut trees = match self.kept.take() {
-            Some(kept) if rave && !options.fresh_tree => {
+            Some(kept) if options.evaluator.is_rave() && !options.fresh_tree => {
                 self.descend(kept, color, cleanup, &root, last, prior)
             }
             _ => Vec::new(),

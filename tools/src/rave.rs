@@ -22,6 +22,7 @@
 use crate::engine::{Careful, ChainMap};
 use games::go::playout::{playout_heavy_recorded, playout_recorded};
 use games::go::{Move, Point, Position};
+use games::mcts::Evaluator;
 use games::nn::{Inference, Net};
 use games::rng::Rng;
 use games::search::Game;
@@ -294,11 +295,8 @@ impl Tree {
         // The network's probabilities over `moves`, scaled so that its favourite has 1.
         let mut policy = Vec::new();
         if let Some(prior) = prior {
-            let mut inference = Inference::new(prior.net);
-            let (p, _) = inference.policy_value(game.position(), &moves);
-            policy.extend(moves.iter().map(|&mv| {
-                f64::from(p[<Position as games::nn::Encode>::move_index(game.position(), mv)])
-            }));
+            // The network as MCTS's evaluator: its priors over `moves`, in their order.
+            Inference::new(prior.net).evaluate(game.position(), &moves, &mut policy);
             let top = policy.iter().copied().fold(0.0, f64::max);
             for p in &mut policy {
                 *p = if top > 0.0 { *p / top } else { 0.0 };
