@@ -37,6 +37,20 @@ pub fn value<T: FromStr>(
         .ok_or_else(|| format!("{flag}: {text:?} is not an accepted value (see --help)"))
 }
 
+/// A range `LOW..HIGH` after `flag`, with `1 <= LOW <= HIGH <= limit` (counts of empty
+/// squares, say).
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not such a range.
+pub fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32), String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    text.split_once("..")
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= limit)
+        .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
+}
+
 /// The network in the weights file at `path`, checked to be for `game` on a `size`×`size`
 /// board (`None`: any size).
 ///

@@ -241,6 +241,19 @@ impl Patterns {
         (self.stage(empties), self.mobility(p, o))
     }
 
+    /// The prediction from a position's [`Patterns::features`], given its stage's weights
+    /// (`weights()[stage · per_stage()..][..per_stage()]`): what [`Patterns::score`] gives,
+    /// for fitting.
+    pub fn predict(stage_weights: &[f32], active: &[u32], mobility: f32) -> f32 {
+        let n = stage_weights.len();
+        active
+            .iter()
+            .map(|&i| stage_weights[i as usize])
+            .sum::<f32>()
+            + stage_weights[n - 2] * mobility
+            + stage_weights[n - 1]
+    }
+
     /// The predicted final margin for the side with `p` to move.
     pub fn score(&self, p: u64, o: u64) -> f32 {
         let empties = (self.mask & !(p | o)).count_ones();

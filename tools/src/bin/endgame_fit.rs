@@ -54,15 +54,6 @@ fn run() -> Result<(), String> {
     }
 }
 
-/// A range `A..B` of empty squares within `1..=limit`.
-fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32), String> {
-    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.split_once("..")
-        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-        .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= limit)
-        .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
-}
-
 fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut out, mut size, mut count, mut seed) = (None, 8usize, 2000usize, 1u64);
     let (mut low, mut high) = (14u32, 20u32);
@@ -74,7 +65,7 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 count = cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
             }
             "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
-            "--empties" => (low, high) = range(&flag, args.next(), 30)?,
+            "--empties" => (low, high) = cli::range(&flag, args.next(), 30)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
@@ -253,10 +244,7 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         let w = patterns.weights();
         let mut sum = 0.0f64;
         for (stage, act, mobility, score) in set {
-            let s = &w[stage * per_stage..][..per_stage];
-            let v: f32 = act.iter().map(|&i| s[i as usize]).sum::<f32>()
-                + s[per_stage - 2] * mobility
-                + s[per_stage - 1];
+            let v = Patterns::predict(&w[stage * per_stage..][..per_stage], act, *mobility);
             sum += f64::from((v - score) * (v - score));
         }
         (sum / set.len().max(1) as f64).sqrt()
@@ -274,10 +262,7 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         for &k in &order {
             let (stage, act, mobility, score) = &train[k];
             let s = &mut w[stage * per_stage..][..per_stage];
-            let v: f32 = act.iter().map(|&i| s[i as usize]).sum::<f32>()
-                + s[per_stage - 2] * mobility
-                + s[per_stage - 1];
-            let g = v - score;
+            let g = Patterns::predict(s, act, *mobility) - score;
             for &i in act {
                 let x = &mut s[i as usize];
                 *x -= rate * (g + l2 * *x);

@@ -66,15 +66,7 @@ fn run() -> Result<(), String> {
             "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
             "--count" => count = cli::value(&flag, args.next(), |&n| (1..=1_000_000).contains(&n))?,
             "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
-            "--empties" => {
-                let text = cli::value::<String>(&flag, args.next(), |_| true)?;
-                let range = text
-                    .split_once("..")
-                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-                    .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= 32)
-                    .ok_or_else(|| format!("--empties is LOW..HIGH within 1..32, not {text:?}"))?;
-                (low, high) = range;
-            }
+            "--empties" => (low, high) = cli::range(&flag, args.next(), 32)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
