@@ -549,7 +549,35 @@ impl Solver {
             return -self.search(o, p, -beta, -alpha);
         }
 
-        // Order: the table's move, then fewest opponent replies, corners first among equals.
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = NO_MOVE;
+        // The table's move first, before the others are generated and ordered: where it
+        // cuts off (most nodes of a null-window search), their ordering is never needed.
+        let tried = if first != NO_MOVE && legal & (1u64 << first) != 0 {
+            let f = flips(p, o, usize::from(first));
+            let v = -self.search(o ^ f, p | f | (1u64 << first), -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            best = v;
+            best_sq = first;
+            if v > alpha {
+                alpha = v;
+                if n == self.root_empties {
+                    self.progress.lower.store(v, Ordering::Relaxed);
+                }
+                if alpha >= beta {
+                    self.store(p, o, n, best, INFINITY, best_sq);
+                    return best;
+                }
+            }
+            first
+        } else {
+            NO_MOVE
+        };
+
+        // The other moves: fewest opponent replies first, corners first among equals.
         let corner = self.corners;
         // Up to 60 empty squares, so never more than 60 legal moves (a real position can
         // have 33 or more).
@@ -562,7 +590,9 @@ impl Solver {
             let bit = 1u64 << sq;
             let f = flips(p, o, usize::from(sq));
             let (np, no) = (o ^ f, p | f | bit);
-            let key = if sq == first {
+            let key = if sq == tried {
+                // Searched already; kept at the front only so that its mirror images are
+                // dropped below.
                 -1000
             } else if n >= SORT_BY_SEARCH_FROM {
                 // Our evaluation after the move, by a short search: best first.
@@ -583,6 +613,7 @@ impl Solver {
             len = self.drop_mirrored(p, o, list);
             list = &mut list[..len];
         }
+        let list = if tried == NO_MOVE { list } else { &mut list[1..] };
 
         // Enhanced transposition cutoff: a child the table already knows to be bad enough
         // for the opponent settles this node.
@@ -596,13 +627,10 @@ impl Solver {
             }
         }
 
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_sq = NO_MOVE;
         for (i, &(_, sq, f)) in list.iter().enumerate() {
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
             let mut v;
-            if i == 0 {
+            if i == 0 && tried == NO_MOVE {
                 v = -self.search(np, no, -beta, -alpha);
             } else {
                 v = -self.search(np, no, -alpha - 1, -alpha);
