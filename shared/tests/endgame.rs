@@ -35,6 +35,12 @@ fn four_by_four_from_the_start_agrees_with_plain_minimax() {
     assert_eq!(mirrored.score, truth.value);
     assert!(mirrored.nodes < solution.nodes, "symmetry saved nothing");
     replay(&start, &mirrored.pv, mirrored.score);
+    // Selective passes first (probcut, then the exact search in windows around their
+    // guess): the same answer, by other work.
+    let selective = Solver::new(16).selective_from(0).solve(&start);
+    assert_eq!(selective.score, truth.value);
+    assert_ne!(selective.nodes, solution.nodes, "no selective pass ran");
+    replay(&start, &selective.pv, selective.score);
 }
 
 /// A random position of `size` with `empties` empty squares (or the end of a game reached
@@ -67,6 +73,9 @@ fn random_positions_agree_with_plain_alpha_beta() {
                 // Symmetry pruning everywhere: random positions are seldom symmetric, but the
                 // check itself must never change an answer.
                 let mut solver = Solver::new(18).symmetry_from(0);
+                // Selective passes before every solve: probcut cuts from 10 empties on, and
+                // the exact search that follows must not trust what they stored.
+                let mut selective = Solver::new(18).selective_from(0);
                 let mut empties: Vec<usize> = (0..145).map(|i| 2 + i % 11).collect();
                 empties.extend([13, 13, 14, 14, 14]);
                 for e in &empties {
@@ -78,6 +87,12 @@ fn random_positions_agree_with_plain_alpha_beta() {
                         "{size}x{size}, {e} empties:\n{board:?}"
                     );
                     replay(&board, &solution.pv, solution.score);
+                    let guessed = selective.solve(&board);
+                    assert_eq!(
+                        guessed.score, truth,
+                        "selective passes first, {size}x{size}, {e} empties:\n{board:?}"
+                    );
+                    replay(&board, &guessed.pv, guessed.score);
                 }
                 empties.len()
             })

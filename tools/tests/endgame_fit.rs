@@ -108,6 +108,56 @@ fn generated_labels_are_exact_and_a_fitted_file_keeps_the_solver_exact() {
     };
     assert_eq!(solve(&["--eval", w]), solve(&[]));
 
+    // The probcut model: each row's line, recomputed here from the solver's short search.
+    let out = fit_tool(&["probcut", "--data", d]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<f64>> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split(' ').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert!(rows.len() >= 5, "{table}");
+    let row = rows.iter().max_by_key(|r| r[2] as u64).unwrap();
+    let (empties, depth) = (row[0] as u32, row[1] as u32);
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for line in &lines {
+        let (board, score) = parse(line);
+        if board.empties().count() == empties {
+            xs.push(f64::from(solver.ordering_value(&board, depth)));
+            ys.push(f64::from(score));
+        }
+    }
+    assert_eq!(xs.len() as f64, row[2], "{table}");
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (mx, my) = (mean(&xs), mean(&ys));
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    let slope = sxy / sxx;
+    let residual: f64 = xs
+        .iter()
+        .zip(&ys)
+        .map(|(x, y)| (y - my - slope * (x - mx)).powi(2))
+        .sum();
+    let sigma = (residual / xs.len() as f64).sqrt();
+    assert!((slope - row[3]).abs() < 1e-3, "slope {slope} in {table}");
+    assert!((sigma - row[5]).abs() < 0.01, "sigma {sigma} in {table}");
+    assert!(
+        slope > 0.0,
+        "a better evaluation predicts a worse score: {table}"
+    );
+    let with_patterns = fit_tool(&["probcut", "--data", d, "--eval", w]);
+    assert!(with_patterns.status.success());
+    assert_ne!(
+        with_patterns.stdout,
+        table.as_bytes(),
+        "--eval changed nothing"
+    );
+
     // The committed 8x8 weights load (and are for 8x8).
     let committed = testkit::root().join("weights/endgame8.pat");
     let eight = Patterns::from_bytes(&std::fs::read(committed).unwrap()).unwrap();
@@ -134,8 +184,15 @@ fn bad_input_gets_one_line_and_status_1() {
     let out_file = dir.join("out.pat");
     let o = out_file.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "generate or fit"),
-        (vec!["play"], "generate or fit"),
+        (vec![], "fit or probcut"),
+        (vec!["play"], "fit or probcut"),
+        (vec!["probcut"], "--data"),
+        (vec!["probcut", "--data", "/no/such/file"], "/no/such/file"),
+        (
+            vec!["probcut", "--data", bad_data.to_str().unwrap()],
+            "line 3",
+        ),
+        (vec!["probcut", "--depth", "3"], "unknown option"),
         (vec!["generate"], "--out"),
         (
             vec!["generate", "--out", o, "--empties", "0..5"],

@@ -12,8 +12,9 @@
 //!   entry that stands for fewer empty squares;
 //! - principal-variation search: the first move with the full window, the others with a
 //!   null window, searched again only if they beat it;
-//! - move ordering: the table's move first, then "fastest first" (fewest replies for the
-//!   opponent; corners first among equals);
+//! - move ordering: the table's move first (searched before the other moves are even
+//!   generated), then "fastest first" (fewest replies for the opponent; corners first among
+//!   equals);
 //! - move ordering from 16 empty squares on by a short search (2 or 3 plies) of an
 //!   evaluation of mobility and corners, instead of the opponent's mobility alone (the nodes
 //!   of these short searches count in [`Solution::nodes`]);
@@ -26,8 +27,16 @@
 //! - near the end (few empties) no table and no move list: the empty squares are tried in
 //!   parity order (squares in quadrants with an odd number of empties first), and the last
 //!   empty square has its own code;
-//! - the exact score from one principal-variation search at the root with a window wider
-//!   than any score, then a principal variation checked move by move with null windows;
+//! - from 19 empty squares on, selective passes first, as Zebra and Edax do: the same
+//!   search with probcut (a node is cut when a 2- or 4-ply search of the evaluation, scaled
+//!   to discs, clears the window by 0.5, then 1.0 standard deviations of its error, fitted
+//!   by `endgame_fit probcut`), each pass in windows two wide around the last one's score.
+//!   They leave good moves in the table for every node they reached; their bounds carry
+//!   how sure they are, and no search trusts bounds less sure than its own;
+//! - the exact score then by the same windows around the selective guess (each window
+//!   that fails moves a bound: fail-soft), or below 19 empties by one principal-variation
+//!   search with a window wider than any score; then a principal variation checked move by
+//!   move with null windows;
 //! - under a [`Limit`] (nodes or time), the score by bisection with null-window tests
 //!   instead, so that a solve stopped early still reports the [`Bounds`] it proved.
 //!
@@ -72,6 +81,20 @@ const STABILITY_FROM: u32 = 8;
 /// the position maps onto an earlier move are skipped: they lead to mirror images, worth the
 /// same.
 const SYMMETRY_FROM: u32 = 24;
+
+/// From this many empty squares on at the root, selective passes (probcut) come before the
+/// exact search: they find its score within a few discs and fill the table with good moves.
+const SELECTIVE_FROM: u32 = 19;
+
+/// The selective passes, by their probcut margin in standard deviations of the shallow
+/// search's error: wider margins cut less and err less.
+const SELECTIVE_PASSES: [f32; 2] = [0.5, 1.0];
+
+/// Probcut in the selective passes from this many empty squares on.
+const PROBCUT_FROM: u32 = 10;
+
+/// The bounds of an exact search, in [`Entry::sure`].
+const EXACT: u8 = u8::MAX;
 
 /// No move stored.
 const NO_MOVE: u8 = 64;
@@ -165,6 +188,10 @@ struct Entry {
     upper: i8,
     best: u8,
     empties: u8,
+    /// How sure the bounds are: [`EXACT`], or those of a selective pass, whose probcut
+    /// margin this is in tenths of a standard deviation. A search trusts bounds at least as
+    /// sure as its own; the move orders in every search.
+    sure: u8,
 }
 
 /// An exact solver with its transposition table; keep one to solve related positions.
@@ -179,6 +206,8 @@ pub struct Solver {
     symmetries: Vec<[u8; 64]>,
     /// Nodes with at least this many empties skip mirrored moves.
     symmetry_from: u32,
+    /// Solves with at least this many empties start with selective passes.
+    selective_from: u32,
     /// Empty squares at the root, to report its bounds as they improve.
     root_empties: u32,
     /// Every line of the board, by direction (rows, columns, two diagonal directions).
@@ -194,6 +223,9 @@ pub struct Solver {
     /// for the board being solved.
     eval: Option<Arc<Patterns>>,
     use_eval: bool,
+    /// During a selective pass, how many standard deviations of the shallow search's error
+    /// a probcut asks for; `None` in the exact search.
+    probcut: Option<f32>,
 }
 
 /// The four quadrants of an `n`×`n` board (for parity ordering).
@@ -318,6 +350,7 @@ impl Solver {
             corners: 0,
             symmetries: Vec::new(),
             symmetry_from: SYMMETRY_FROM,
+            selective_from: SELECTIVE_FROM,
             root_empties: 0,
             lines: Default::default(),
             nodes: 0,
@@ -327,6 +360,7 @@ impl Solver {
             stopped: false,
             eval: None,
             use_eval: false,
+            probcut: None,
         })
     }
 
@@ -343,6 +377,24 @@ impl Solver {
     /// saved). Lower values test the symmetry code on small boards.
     pub fn symmetry_from(mut self, empties: u32) -> Solver {
         self.symmetry_from = empties;
+        self
+    }
+
+    /// The value of the short search that orders moves (and that probcut reads in the
+    /// selective passes) for the side to move, `depth` plies deep, in the evaluation's
+    /// units: mobility and corners, or eighths of a disc with a pattern evaluation. For
+    /// fitting the probcut model (`endgame_fit probcut`).
+    pub fn ordering_value(&mut self, board: &Board, depth: u32) -> i32 {
+        let (p, o) = board.sides();
+        self.set_size(board.size());
+        self.evaluate(p, o, depth, -INFINITY * 100, INFINITY * 100)
+    }
+
+    /// The same solver, starting solves of at least `empties` empty squares with selective
+    /// passes (default 19; see the module docs). Lower values test the passes on small
+    /// boards; the answer never changes, only the work.
+    pub fn selective_from(mut self, empties: u32) -> Solver {
+        self.selective_from = empties;
         self
     }
 
@@ -454,10 +506,97 @@ impl Solver {
         let limit = self.mask.count_ones() as i32;
         self.progress.lower.store(-limit, Ordering::Relaxed);
         self.progress.upper.store(limit, Ordering::Relaxed);
-        let score = self.search(p, o, -limit - 1, limit + 1);
+        let score = if self.root_empties >= self.selective_from {
+            let mut guess = 0;
+            for t in SELECTIVE_PASSES {
+                self.probcut = Some(t);
+                guess = self.aspiration(p, o, guess);
+            }
+            self.probcut = None;
+            self.aspiration(p, o, guess)
+        } else {
+            self.search(p, o, -limit - 1, limit + 1)
+        };
         self.progress.lower.store(score, Ordering::Relaxed);
         self.progress.upper.store(score, Ordering::Relaxed);
         score
+    }
+
+    /// The score by windows two wide around `guess` (each holds one even score): a search
+    /// that fails returns a bound (fail-soft), the next window is centred on it. In the exact
+    /// search every window moves a bound, so this ends; a selective pass, whose bounds need
+    /// not agree, stops after as many windows as there are scores.
+    fn aspiration(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+        let limit = self.mask.count_ones() as i32;
+        let (mut lower, mut upper) = (-limit, limit);
+        let mut centre = (guess - guess.rem_euclid(2)).clamp(-limit, limit);
+        for _ in 0..=limit {
+            let v = self.search(p, o, centre - 1, centre + 1);
+            if self.stopped || (v > centre - 1 && v < centre + 1) {
+                return v;
+            }
+            if v > centre {
+                lower = lower.max(v);
+                // Odd only in a selective pass, where probcut returns the window's edge.
+                centre = v + v.rem_euclid(2);
+            } else {
+                upper = upper.min(v);
+                centre = v - v.rem_euclid(2);
+            }
+            if self.probcut.is_none() {
+                self.progress.lower.store(lower, Ordering::Relaxed);
+                self.progress.upper.store(upper, Ordering::Relaxed);
+            }
+            if lower >= upper {
+                return lower;
+            }
+            centre = centre.clamp(lower, upper);
+        }
+        centre
+    }
+
+    /// Probcut, in the selective passes: a shallow search of the evaluation, scaled to
+    /// discs, predicts the score; when the prediction clears `beta` (or falls short of
+    /// `alpha`) by `t` standard deviations of its error, the node is cut without a search.
+    /// The scale and the error are fitted on positions solved exactly (see
+    /// [`Solver::probcut_model`]).
+    fn probcut(&mut self, p: u64, o: u64, n: u32, t: f32, alpha: i32, beta: i32) -> Option<i32> {
+        let depth = if n >= 18 { 4 } else { 2 };
+        let (scale, sigma) = self.probcut_model();
+        let cells = self.mask.count_ones() as i32;
+        let margin = t * sigma;
+        if beta < cells {
+            let high = ((beta as f32 + margin) / scale).ceil() as i32;
+            if self.evaluate(p, o, depth, high - 1, high) >= high {
+                return Some(beta);
+            }
+        }
+        if alpha > -cells {
+            let low = ((alpha as f32 - margin) / scale).floor() as i32;
+            if self.evaluate(p, o, depth, low, low + 1) <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// Discs per unit of the evaluation and the standard deviation, in discs, of the exact
+    /// score around the scaled shallow search: least squares over positions at 8–18 empty
+    /// squares solved exactly.
+    fn probcut_model(&self) -> (f32, f32) {
+        if self.use_eval {
+            // The patterns are fitted in discs and read in eighths.
+            (0.125, 10.0)
+        } else {
+            (0.7, 13.0)
+        }
+    }
+
+    /// How sure the bounds of this search are (see [`Entry::sure`]).
+    fn sure(&self) -> u8 {
+        self.probcut.map_or(EXACT, |t| {
+            (t * 10.0).round().min(f32::from(EXACT - 1)) as u8
+        })
     }
 
     fn count_node(&mut self) {
@@ -488,7 +627,12 @@ impl Solver {
         if !same && u32::from(old.empties) > empties && old.p | old.o != 0 {
             return;
         }
-        let (lower, upper) = if same {
+        let sure = self.sure();
+        if same && old.sure > sure {
+            // Surer bounds already: this pass has nothing to add.
+            return;
+        }
+        let (lower, upper) = if same && old.sure == sure {
             (
                 lower.max(i32::from(old.lower)),
                 upper.min(i32::from(old.upper)),
@@ -503,6 +647,7 @@ impl Solver {
             upper: upper as i8,
             best,
             empties: empties as u8,
+            sure,
         };
     }
 
@@ -518,7 +663,10 @@ impl Solver {
         let mut first = NO_MOVE;
         let slot = self.slot(p, o);
         let e = self.table[slot];
-        if e.p == p && e.o == o {
+        let selective = self.probcut.is_some();
+        let sure = self.sure();
+        let trusted = move |e: &Entry| e.sure >= sure;
+        if e.p == p && e.o == o && trusted(&e) {
             let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
             if lo >= beta || lo == hi {
                 return lo;
@@ -528,6 +676,8 @@ impl Solver {
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
+        }
+        if e.p == p && e.o == o {
             first = e.best;
         }
         // Stability cutoff: the opponent keeps its stable discs, so we score at most every
@@ -548,6 +698,13 @@ impl Solver {
             }
             return -self.search(o, p, -beta, -alpha);
         }
+        if let Some(t) = self.probcut {
+            if n >= PROBCUT_FROM && n < self.root_empties {
+                if let Some(v) = self.probcut(p, o, n, t, alpha, beta) {
+                    return v;
+                }
+            }
+        }
 
         let alpha0 = alpha;
         let mut best = -INFINITY;
@@ -564,7 +721,7 @@ impl Solver {
             best_sq = first;
             if v > alpha {
                 alpha = v;
-                if n == self.root_empties {
+                if n == self.root_empties && !selective {
                     self.progress.lower.store(v, Ordering::Relaxed);
                 }
                 if alpha >= beta {
@@ -613,7 +770,11 @@ impl Solver {
             len = self.drop_mirrored(p, o, list);
             list = &mut list[..len];
         }
-        let list = if tried == NO_MOVE { list } else { &mut list[1..] };
+        let list = if tried == NO_MOVE {
+            list
+        } else {
+            &mut list[1..]
+        };
 
         // Enhanced transposition cutoff: a child the table already knows to be bad enough
         // for the opponent settles this node.
@@ -621,7 +782,7 @@ impl Solver {
             for &(_, sq, f) in list.iter() {
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
                 let c = self.table[self.slot(np, no)];
-                if c.p == np && c.o == no && -i32::from(c.upper) >= beta {
+                if c.p == np && c.o == no && trusted(&c) && -i32::from(c.upper) >= beta {
                     return -i32::from(c.upper);
                 }
             }
@@ -646,7 +807,7 @@ impl Solver {
                 best_sq = sq;
                 if v > alpha {
                     alpha = v;
-                    if n == self.root_empties {
+                    if n == self.root_empties && !selective {
                         self.progress.lower.store(v, Ordering::Relaxed);
                     }
                     if alpha >= beta {

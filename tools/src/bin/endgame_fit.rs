@@ -2,6 +2,9 @@
 //! evaluation (`games::endgame::eval`) fitted to them, for the solver's move ordering.
 //! See [`USAGE`].
 
+// `probcut` prints its table on stdout.
+#![allow(clippy::print_stdout)]
+
 use games::endgame::eval::Patterns;
 use games::endgame::Solver;
 use games::othello::Move;
@@ -22,6 +25,7 @@ the pattern evaluation fitted to them by least squares (the solver's move orderi
 usage: endgame_fit generate --out FILE [--size N] [--count N] [--empties A..B] [--seed N]
        endgame_fit fit --data FILE --out FILE [--stages N] [--width N] [--epochs N]
                        [--lr X] [--l2 X] [--seed N]
+       endgame_fit probcut --data FILE [--eval FILE]
 
 generate: plays --count games (default 2000) from the start between random, greedy and mixed
   players to a number of empties drawn from A..B (default 14..20), solves each position
@@ -37,6 +41,10 @@ fit: fits the weights to the positions of one or more --data files (10% held out
   the nodes nearer the root too); --epochs (default 20), --lr (default 0.01), --l2
   (default 1e-4).
   Prints the error of each epoch on the training and held-out positions.
+probcut: the solver's probcut model measured on the positions of --data files: for each
+  number of empties and each depth 0 to 4 of the short search that orders moves (on
+  mobility and corners, or on the patterns of --eval), the least-squares line from its value
+  to the exact score (discs per unit, offset) and the standard deviation around it.
 ";
 
 fn main() -> ExitCode {
@@ -48,8 +56,9 @@ fn run() -> Result<(), String> {
     match args.next().as_deref() {
         Some("generate") => generate(args),
         Some("fit") => fit(args),
+        Some("probcut") => probcut(args),
         other => Err(format!(
-            "the first argument is generate or fit, not {other:?} (see --help)"
+            "the first argument is generate, fit or probcut, not {other:?} (see --help)"
         )),
     }
 }
@@ -279,4 +288,76 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     }
     write_atomically(std::path::Path::new(&out), &patterns.to_bytes())
         .map_err(|e| format!("{out}: {e}"))
+}
+
+fn probcut(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let (mut data, mut eval) = (Vec::new(), None);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--data" => data.push(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--eval" => eval = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            other => return Err(format!("unknown option {other:?} (see --help)")),
+        }
+    }
+    if data.is_empty() {
+        return Err("--data FILE is required".to_string());
+    }
+    let mut size = None;
+    let mut positions = Vec::new();
+    for path in &data {
+        positions.extend(read_data(path, &mut size)?);
+    }
+    let size = size.ok_or("the data files hold no positions")?;
+    let mut solver = Solver::new(16);
+    if let Some(path) = &eval {
+        let bytes = std::fs::read(path).map_err(|e| format!("--eval {path}: {e}"))?;
+        let patterns = Patterns::from_bytes(&bytes).map_err(|e| format!("--eval {path}: {e}"))?;
+        if patterns.size() != size {
+            return Err(format!(
+                "--eval {path}: patterns for {0}x{0}, data for {size}x{size}",
+                patterns.size()
+            ));
+        }
+        solver = solver.with_eval(std::sync::Arc::new(patterns));
+    }
+    const DEPTHS: usize = 5;
+    // Per empties and depth: sums of x, y, xx, xy, yy and the count.
+    let mut sums = vec![[[0f64; 6]; DEPTHS]; 65];
+    for pos in &positions {
+        let black = games::othello::Bitboard(pos.p);
+        let white = games::othello::Bitboard(pos.o);
+        let board = games::othello::Board::from_discs(size, black, white, games::Color::Black)
+            .map_err(|e| e.to_string())?;
+        let empties = board.empties().count() as usize;
+        for (depth, s) in sums[empties].iter_mut().enumerate() {
+            let x = f64::from(solver.ordering_value(&board, depth as u32));
+            let y = f64::from(pos.score);
+            for (k, v) in [x, y, x * x, x * y, y * y, 1.0].into_iter().enumerate() {
+                s[k] += v;
+            }
+        }
+    }
+    println!("empties depth positions discs/unit offset sigma r");
+    for (empties, row) in sums.iter().enumerate() {
+        for (depth, s) in row.iter().enumerate() {
+            let count = s[5];
+            if count < 10.0 {
+                continue;
+            }
+            let (mx, my) = (s[0] / count, s[1] / count);
+            let (vx, vy) = (s[2] / count - mx * mx, s[4] / count - my * my);
+            let cxy = s[3] / count - mx * my;
+            if vx <= 0.0 || vy <= 0.0 {
+                continue;
+            }
+            let slope = cxy / vx;
+            let sigma = (vy - slope * cxy).max(0.0).sqrt();
+            println!(
+                "{empties} {depth} {count} {slope:.4} {:.3} {sigma:.2} {:.3}",
+                my - slope * mx,
+                cxy / (vx * vy).sqrt()
+            );
+        }
+    }
+    Ok(())
 }
