@@ -24,7 +24,8 @@
 //!   anchored to the edge by stable discs of their own colour) bound our score from above;
 //! - symmetry pruning near the root (24 empty squares or more): of moves that a symmetry of
 //!   the position maps onto each other, only the first is searched;
-//! - near the end (few empties) no table and no move list: the empty squares are tried in
+//! - near the end (few empties) no table and no move list: the empty squares (those next
+//!   to an opponent disc: no other can flip anything) are tried in
 //!   parity order (squares in quadrants with an odd number of empties first), and the last
 //!   empty square has its own code;
 //! - from 19 empty squares on, selective passes first, as Zebra and Edax do: the same
@@ -67,8 +68,9 @@ use std::time::{Duration, Instant};
 /// Fewer empty squares than this: no table, no move list (see the module docs).
 const SHALLOW: u32 = 7;
 
-/// Enhanced transposition cutoff pays from this many empty squares on.
-const ETC_FROM: u32 = 12;
+/// Enhanced transposition cutoff from this many empty squares on: every node that has
+/// children in the table (those with fewer than [`SHALLOW`] empties are never stored).
+const ETC_FROM: u32 = SHALLOW + 1;
 
 /// From this many empty squares on, moves are ordered by a shallow search with an evaluation
 /// (at fewer, by the opponent's mobility alone).
@@ -226,6 +228,32 @@ pub struct Solver {
     /// During a selective pass, how many standard deviations of the shallow search's error
     /// a probcut asks for; `None` in the exact search.
     probcut: Option<f32>,
+}
+
+/// The cells around each cell of the 8×8 layout: a move there flips nothing unless one of
+/// them holds an opponent disc, which the last few plies test before computing flips.
+static NEIGHBOURS: [u64; 64] = build_neighbours();
+
+const fn build_neighbours() -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nr, nc) = (r + dr, c + dc);
+                if (dr != 0 || dc != 0) && nr >= 0 && nr < 8 && nc >= 0 && nc < 8 {
+                    table[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    table
 }
 
 /// The four quadrants of an `n`×`n` board (for parity ordering).
@@ -957,6 +985,9 @@ impl Solver {
             while rest != 0 {
                 let sq = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
+                if NEIGHBOURS[sq] & o == 0 {
+                    continue;
+                }
                 let f = flips(p, o, sq);
                 if f == 0 {
                     continue;
@@ -989,11 +1020,20 @@ impl Solver {
     fn last(&mut self, p: u64, o: u64, empty: u64) -> i32 {
         let sq = empty.trailing_zeros() as usize;
         let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
-        let f = flips(p, o, sq).count_ones() as i32;
+        let around = NEIGHBOURS[sq];
+        let f = if around & o == 0 {
+            0
+        } else {
+            flips(p, o, sq).count_ones() as i32
+        };
         if f > 0 {
             return mine + f + 1 - (theirs - f);
         }
-        let g = flips(o, p, sq).count_ones() as i32;
+        let g = if around & p == 0 {
+            0
+        } else {
+            flips(o, p, sq).count_ones() as i32
+        };
         if g > 0 {
             return mine - g - (theirs + g + 1);
         }
