@@ -609,12 +609,18 @@ impl Solver {
     }
 
     /// Discs per unit of the evaluation and the standard deviation, in discs, of the exact
-    /// score around the scaled shallow search: least squares over positions at 8–18 empty
-    /// squares solved exactly.
+    /// score around the scaled short search (2 and 4 plies alike, rounded): least-squares
+    /// lines by `endgame_fit probcut` over positions solved exactly, on 8×8 at 8–18 empty
+    /// squares: 0.59–0.73 discs per unit, error 12.2–14.4. On 6×6 (8–22 empties) the lines
+    /// say 0.43–0.73 and 7.7–10.1, but the 8×8 model searched fewer nodes there (6×6
+    /// positions of 24 and 26 empties: 20.1 and 53.7 M nodes, against 23.5 and 59.1 M with
+    /// 0.6 and 8.5), so every size takes it. The patterns are fitted in discs and read in
+    /// eighths; the error is their fit's on held-out positions, rounded up (8×8 9.9, 6×6
+    /// 7.1).
     fn probcut_model(&self) -> (f32, f32) {
         if self.use_eval {
-            // The patterns are fitted in discs and read in eighths.
-            (0.125, 10.0)
+            let eight = self.mask.count_ones() == 64;
+            (0.125, if eight { 10.0 } else { 7.5 })
         } else {
             (0.7, 13.0)
         }
