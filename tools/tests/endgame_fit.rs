@@ -1,6 +1,7 @@
 //! endgame_fit as a program: generated positions carry their exact scores (re-derived here by
 //! the solver), a fitted patterns file loads into othello_solve and leaves its answer exact,
-//! the committed weights/endgame8.pat loads, and bad input gets one line and status 1.
+//! the committed weights/endgame8.pat and endgame6.pat load, the probcut model's lines are
+//! the least-squares ones, and bad input gets one line and status 1.
 
 // Helpers outside #[test] functions unwrap too: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -158,10 +159,15 @@ fn generated_labels_are_exact_and_a_fitted_file_keeps_the_solver_exact() {
         "--eval changed nothing"
     );
 
-    // The committed 8x8 weights load (and are for 8x8).
+    // The committed 8x8 weights load (and are for 8x8); the 6x6 ones too, and othello_solve
+    // with them gives the same answer as without.
     let committed = testkit::root().join("weights/endgame8.pat");
     let eight = Patterns::from_bytes(&std::fs::read(committed).unwrap()).unwrap();
     assert_eq!(eight.size(), 8);
+    let committed = testkit::root().join("weights/endgame6.pat");
+    let six = Patterns::from_bytes(&std::fs::read(&committed).unwrap()).unwrap();
+    assert_eq!(six.size(), 6);
+    assert_eq!(solve(&["--eval", committed.to_str().unwrap()]), solve(&[]));
 }
 
 #[test]
