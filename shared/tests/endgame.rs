@@ -218,3 +218,23 @@ fn ordering_by_a_pattern_evaluation_changes_the_search_but_never_the_score() {
         assert_eq!((a.score, a.nodes), (b.score, b.nodes));
     }
 }
+
+#[test]
+fn the_progress_counters_say_which_pass_ran_and_what_it_guessed() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut rng = Rng::new(5);
+    // From 19 empties on every selective pass runs, then the exact search; below, none.
+    for (empties, passes) in [(20, games::endgame::SELECTIVE_PASSES.len() as u32), (14, 0)] {
+        let board = random_position(&mut rng, 6, empties);
+        let mut solver = Solver::new(16);
+        let progress = solver.progress();
+        let solution = solver.solve(&board);
+        assert_eq!(progress.passes_done.load(Relaxed), passes, "{board:?}");
+        assert_eq!(progress.pass.load(Relaxed), 0, "a pass is still marked as running");
+        assert_eq!(progress.lower.load(Relaxed), solution.score);
+        assert_eq!(progress.upper.load(Relaxed), solution.score);
+        if passes > 0 {
+            assert!(progress.guess.load(Relaxed).abs() <= 36, "{board:?}");
+        }
+    }
+}

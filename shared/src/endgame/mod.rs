@@ -61,7 +61,7 @@ use crate::othello::{board_mask, flips, margin, moves, Board, Move, Square};
 use eval::Patterns;
 use std::error::Error;
 use std::fmt;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -88,9 +88,9 @@ const SYMMETRY_FROM: u32 = 24;
 /// exact search: they find its score within a few discs and fill the table with good moves.
 const SELECTIVE_FROM: u32 = 19;
 
-/// The selective passes, by their probcut margin in standard deviations of the shallow
+/// The selective passes (see [`Progress::pass`]), by their probcut margin in standard deviations of the shallow
 /// search's error: wider margins cut less and err less.
-const SELECTIVE_PASSES: [f32; 2] = [0.5, 1.0];
+pub const SELECTIVE_PASSES: [f32; 2] = [0.5, 1.0];
 
 /// Probcut in the selective passes from this many empty squares on.
 const PROBCUT_FROM: u32 = 10;
@@ -114,6 +114,14 @@ pub struct Progress {
     pub lower: AtomicI32,
     /// The score is at most this.
     pub upper: AtomicI32,
+    /// The selective pass under way, from 1 (0: the exact search, or none yet); the bounds
+    /// above are the exact search's only.
+    pub pass: AtomicU32,
+    /// Selective passes finished in this solve; once there is one, `guess` holds the last
+    /// one's score.
+    pub passes_done: AtomicU32,
+    /// The score the last finished selective pass found (not proved).
+    pub guess: AtomicI32,
 }
 
 /// The result of a solve.
@@ -534,13 +542,21 @@ impl Solver {
         let limit = self.mask.count_ones() as i32;
         self.progress.lower.store(-limit, Ordering::Relaxed);
         self.progress.upper.store(limit, Ordering::Relaxed);
+        self.progress.pass.store(0, Ordering::Relaxed);
+        self.progress.passes_done.store(0, Ordering::Relaxed);
         let score = if self.root_empties >= self.selective_from {
             let mut guess = 0;
-            for t in SELECTIVE_PASSES {
+            for (i, t) in SELECTIVE_PASSES.into_iter().enumerate() {
+                self.progress.pass.store(i as u32 + 1, Ordering::Relaxed);
                 self.probcut = Some(t);
                 guess = self.aspiration(p, o, guess);
+                self.progress.guess.store(guess, Ordering::Relaxed);
+                self.progress
+                    .passes_done
+                    .store(i as u32 + 1, Ordering::Relaxed);
             }
             self.probcut = None;
+            self.progress.pass.store(0, Ordering::Relaxed);
             self.aspiration(p, o, guess)
         } else {
             self.search(p, o, -limit - 1, limit + 1)

@@ -15,7 +15,7 @@
 // A command-line tool reports on stdout.
 #![allow(clippy::print_stdout)]
 
-use games::endgame::{Limit, Solver};
+use games::endgame::{Limit, Solver, SELECTIVE_PASSES};
 use games::othello::Move;
 use games::Color;
 use std::io::Read;
@@ -143,13 +143,24 @@ fn run() -> Result<(), String> {
                 std::thread::sleep(Duration::from_millis(50));
                 if start.elapsed() >= next {
                     let nodes = progress.nodes.load(Ordering::Relaxed);
+                    let pass = progress.pass.load(Ordering::Relaxed);
+                    let guess = (progress.passes_done.load(Ordering::Relaxed) > 0)
+                        .then(|| format!(", guess {:+}", progress.guess.load(Ordering::Relaxed)))
+                        .unwrap_or_default();
+                    let doing = if pass > 0 {
+                        format!("selective pass {pass} of {}{guess}", SELECTIVE_PASSES.len())
+                    } else {
+                        format!(
+                            "score in [{}, {}]{guess}",
+                            progress.lower.load(Ordering::Relaxed),
+                            progress.upper.load(Ordering::Relaxed)
+                        )
+                    };
                     eprintln!(
-                        "[{:6.1} s] {:>14} nodes, {:5.1} M nodes/s, score in [{}, {}]",
+                        "[{:6.1} s] {:>14} nodes, {:5.1} M nodes/s, {doing}",
                         start.elapsed().as_secs_f64(),
                         nodes,
                         nodes as f64 / start.elapsed().as_secs_f64() / 1e6,
-                        progress.lower.load(Ordering::Relaxed),
-                        progress.upper.load(Ordering::Relaxed)
                     );
                     next += Duration::from_secs(if next < Duration::from_secs(10) {
                         1
