@@ -144,9 +144,11 @@ fn run() -> Result<(), String> {
                 if start.elapsed() >= next {
                     let nodes = progress.nodes.load(Ordering::Relaxed);
                     let pass = progress.pass.load(Ordering::Relaxed);
-                    let guess = (progress.passes_done.load(Ordering::Relaxed) > 0)
-                        .then(|| format!(", guess {:+}", progress.guess.load(Ordering::Relaxed)))
-                        .unwrap_or_default();
+                    let guess = if progress.passes_done.load(Ordering::Relaxed) > 0 {
+                        format!(", guess {:+}", progress.guess.load(Ordering::Relaxed))
+                    } else {
+                        String::new()
+                    };
                     let doing = if pass > 0 {
                         format!("selective pass {pass} of {}{guess}", SELECTIVE_PASSES.len())
                     } else {
