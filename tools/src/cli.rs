@@ -63,3 +63,15 @@ pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games
     games::nn::Net::from_bytes_for(&bytes, game, size, games::nn::PLANES)
         .map_err(|e| format!("weights {path}: {e}"))
 }
+
+/// The endgame solver's pattern evaluation in the file at `path`, as the `--eval` option of
+/// `othello_solve` and `endgame_fit probcut` reads it.
+///
+/// # Errors
+///
+/// One line, `--eval PATH: ...`, naming what is wrong (unreadable, not a patterns file, cut
+/// short, corrupt).
+pub fn load_patterns(path: &str) -> Result<games::endgame::eval::Patterns, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("--eval {path}: {e}"))?;
+    games::endgame::eval::Patterns::from_bytes(&bytes).map_err(|e| format!("--eval {path}: {e}"))
+}

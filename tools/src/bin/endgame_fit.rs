@@ -200,6 +200,20 @@ fn read_data(path: &str, size: &mut Option<usize>) -> Result<Vec<Labelled>, Stri
     Ok(out)
 }
 
+/// The positions of the `--data` files (at least one), all for one board size.
+fn read_all(data: &[String]) -> Result<(usize, Vec<Labelled>), String> {
+    if data.is_empty() {
+        return Err("--data FILE is required".to_string());
+    }
+    let mut size = None;
+    let mut positions = Vec::new();
+    for path in data {
+        positions.extend(read_data(path, &mut size)?);
+    }
+    let size = size.ok_or("the data files hold no positions")?;
+    Ok((size, positions))
+}
+
 fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut data, mut out) = (Vec::new(), None);
     let (mut stages, mut width, mut epochs) = (5usize, 4usize, 20usize);
@@ -218,15 +232,7 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         }
     }
     let out = out.ok_or("--out FILE is required")?;
-    if data.is_empty() {
-        return Err("--data FILE is required".to_string());
-    }
-    let mut size = None;
-    let mut positions = Vec::new();
-    for path in &data {
-        positions.extend(read_data(path, &mut size)?);
-    }
-    let size = size.ok_or("the data files hold no positions")?;
+    let (size, positions) = read_all(&data)?;
     if positions.len() < 10 {
         return Err(format!("{} positions are too few to fit", positions.len()));
     }
@@ -299,19 +305,10 @@ fn probcut(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
-    if data.is_empty() {
-        return Err("--data FILE is required".to_string());
-    }
-    let mut size = None;
-    let mut positions = Vec::new();
-    for path in &data {
-        positions.extend(read_data(path, &mut size)?);
-    }
-    let size = size.ok_or("the data files hold no positions")?;
+    let (size, positions) = read_all(&data)?;
     let mut solver = Solver::new(16);
     if let Some(path) = &eval {
-        let bytes = std::fs::read(path).map_err(|e| format!("--eval {path}: {e}"))?;
-        let patterns = Patterns::from_bytes(&bytes).map_err(|e| format!("--eval {path}: {e}"))?;
+        let patterns = cli::load_patterns(path)?;
         if patterns.size() != size {
             return Err(format!(
                 "--eval {path}: patterns for {0}x{0}, data for {size}x{size}",

@@ -98,11 +98,7 @@ fn run() -> Result<(), String> {
                 limit.time = Some(Duration::from_secs_f64(seconds));
             }
             "--eval" => {
-                let path = value("--eval")?;
-                let bytes = std::fs::read(&path).map_err(|e| format!("--eval {path}: {e}"))?;
-                let patterns = games::endgame::eval::Patterns::from_bytes(&bytes)
-                    .map_err(|e| format!("--eval {path}: {e}"))?;
-                eval = Some(Arc::new(patterns));
+                eval = Some(Arc::new(tools::cli::load_patterns(&value("--eval")?)?));
             }
             flag if flag.starts_with('-') && flag != "-" => {
                 return Err(format!("unknown option {flag} (see --help)"))
