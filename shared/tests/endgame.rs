@@ -230,7 +230,11 @@ fn the_progress_counters_say_which_pass_ran_and_what_it_guessed() {
         let progress = solver.progress();
         let solution = solver.solve(&board);
         assert_eq!(progress.passes_done.load(Relaxed), passes, "{board:?}");
-        assert_eq!(progress.pass.load(Relaxed), 0, "a pass is still marked as running");
+        assert_eq!(
+            progress.pass.load(Relaxed),
+            0,
+            "a pass is still marked as running"
+        );
         assert_eq!(progress.lower.load(Relaxed), solution.score);
         assert_eq!(progress.upper.load(Relaxed), solution.score);
         if passes > 0 {

@@ -88,8 +88,8 @@ const SYMMETRY_FROM: u32 = 24;
 /// exact search: they find its score within a few discs and fill the table with good moves.
 const SELECTIVE_FROM: u32 = 19;
 
-/// The selective passes (see [`Progress::pass`]), by their probcut margin in standard deviations of the shallow
-/// search's error: wider margins cut less and err less.
+/// The selective passes (see [`Progress::pass`]), by their probcut margin in standard
+/// deviations of the short search's error: wider margins cut less and err less.
 pub const SELECTIVE_PASSES: [f32; 2] = [0.5, 1.0];
 
 /// Probcut in the selective passes from this many empty squares on.
@@ -798,9 +798,9 @@ impl Solver {
             let f = flips(p, o, usize::from(sq));
             let (np, no) = (o ^ f, p | f | bit);
             let key = if sq == tried {
-                // Searched already; kept at the front only so that its mirror images are
-                // dropped below.
-                -1000
+                // Searched already; kept at the front (below any evaluation, whatever the
+                // patterns' weights) only so that its mirror images are dropped below.
+                i32::MIN
             } else if n >= SORT_BY_SEARCH_FROM {
                 // Our evaluation after the move, by a short search: best first.
                 let depth = if n >= 22 { 3 } else { 2 };
