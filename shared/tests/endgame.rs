@@ -190,12 +190,14 @@ fn ffo_40_to_44_are_solved_to_their_published_scores() {
 #[test]
 fn ordering_by_a_pattern_evaluation_changes_the_search_but_never_the_score() {
     // Random weights: a bad ordering, which must still give every exact score. Positions with
-    // 16 to 18 empties, where the evaluation orders the moves.
+    // 16 to 18 empties, where the evaluation orders the moves. Weights up to 1,000 discs, so
+    // that evaluations run far past any score (the table's move once sorted first by a key
+    // of -1000, and an evaluation below it dropped a move: this caught it).
     for (size, seed) in [(6, 5), (8, 6)] {
         let mut patterns = games::endgame::eval::Patterns::zeros(size, 5, 4).unwrap();
         let mut rng = Rng::new(seed);
         for w in patterns.weights_mut() {
-            *w = rng.below(2001) as f32 / 100.0 - 10.0;
+            *w = rng.below(20001) as f32 / 10.0 - 1000.0;
         }
         let patterns = std::sync::Arc::new(patterns);
         let (mut plain_nodes, mut eval_nodes) = (0, 0);
