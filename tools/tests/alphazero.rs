@@ -107,6 +107,42 @@ fn a_run_resumed_from_its_checkpoint_equals_the_run_straight_through() {
     assert!(err.to_string().contains("checksum"), "{err}");
 }
 
+#[test]
+fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() {
+    let small = Config {
+        games: 6,
+        steps: 8,
+        simulations: 16,
+        ..config()
+    };
+    let dropped = Config {
+        lr_drops: vec![(3, 0.005), (5, 0.001)],
+        ..small.clone()
+    };
+    assert_eq!(
+        (1..=6).map(|g| dropped.lr_at(g)).collect::<Vec<_>>(),
+        [0.05, 0.05, 0.005, 0.005, 0.001, 0.001]
+    );
+    let straight = run(4, &dropped, None);
+    // The first two generations did not see the drops: a run made without them, resumed
+    // with them added, is the same run.
+    let first = run(2, &small, None);
+    let resumed = run(4, &dropped, Some(&first));
+    assert_eq!(straight.net, resumed.net);
+    // The drop changes what is learnt.
+    assert_ne!(run(4, &small, None).net, straight.net);
+    // A drop in the checkpoint's past would rewrite it: refused.
+    let late = Config {
+        lr_drops: vec![(2, 0.005)],
+        ..small.clone()
+    };
+    let err = Trainer::from_bytes(&first.to_bytes(), start(), late).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+    // A checkpoint made with drops records them: resuming without them is refused.
+    let err = Trainer::from_bytes(&straight.to_bytes(), start(), small).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
 fn az_train(args: &[&str]) -> std::process::Output {
     testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_az_train")), args, b"")
 }
@@ -218,6 +254,27 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         (
             az_train(&["--game", "go", "--dir", d, "--lr", "fast"]),
             "--lr",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--lr-drop", "300"]),
+            "GENERATION:RATE",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--lr-drop", "0:0.1"]),
+            "GENERATION:RATE",
+        ),
+        (
+            az_train(&[
+                "--game",
+                "othello",
+                "--dir",
+                d,
+                "--lr-drop",
+                "30:0.1",
+                "--lr-drop",
+                "20:0.01",
+            ]),
+            "must increase",
         ),
         (
             az_train(&["--game", "othello", "--dir", d, "--bogus"]),

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! magic "GAMESCKP", version u32 (1), game name (16 bytes, NUL-padded)
-//! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it)
+//! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it,
+//!   allowing only learning-rate drops added for generations after the checkpoint's)
 //! generation u32, games u64, positions u64, seconds f64
 //! network: u64 length, a weights file (games::nn's format, with its own checksum)
 //! momentum: u32 count, f32 each
@@ -176,8 +177,9 @@ where
         write_atomically(path, &self.to_bytes()).map_err(CheckpointError::Io)
     }
 
-    /// A trainer from checkpoint `bytes`, for games from `start` with settings `config`
-    /// (which must be the checkpoint's own).
+    /// A trainer from checkpoint `bytes`, for games from `start` with settings `config`:
+    /// the checkpoint's own, or those with [`Config::lr_drops`] added that begin after
+    /// the checkpoint's generation (a schedule decided on the way does not change the past).
     ///
     /// # Errors
     ///
@@ -196,13 +198,14 @@ where
         }
         let len = r.count(1, "settings bytes")?;
         let settings = String::from_utf8_lossy(r.take(len, "settings")?).into_owned();
+        let generation = r.u32("counters")?;
         let wanted = format!("{config:?}");
-        if settings != wanted {
+        // Learning-rate drops for generations still to come may be added on resume.
+        if settings != wanted && settings != format!("{:?}", config.as_of(generation)) {
             return Err(CheckpointError::Mismatch(format!(
                 "the checkpoint was made with other settings: {settings} (now: {wanted})"
             )));
         }
-        let generation = r.u32("counters")?;
         let games = r.u64("counters")?;
         let positions = r.u64("counters")?;
         let seconds = f64::from_le_bytes(r.array("counters")?);

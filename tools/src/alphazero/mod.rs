@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 /// Everything that decides what a training run learns.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Config {
     /// Trunk channels.
     pub width: usize,
@@ -59,6 +59,9 @@ pub struct Config {
     pub steps: usize,
     /// Learning rate.
     pub lr: f32,
+    /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
+    /// the paired value instead; generations increasing.
+    pub lr_drops: Vec<(u32, f32)>,
     /// Momentum of SGD.
     pub momentum: f32,
     /// L2 regularisation.
@@ -87,6 +90,7 @@ impl Config {
             batch: 128,
             steps: 100,
             lr: 0.01,
+            lr_drops: Vec::new(),
             momentum: 0.9,
             l2: 1e-4,
             threads: 2,
@@ -120,6 +124,30 @@ impl Config {
         }
     }
 
+    /// The learning rate generation `number` trains with: [`Config::lr`] until the first
+    /// of [`Config::lr_drops`] that has begun.
+    pub fn lr_at(&self, number: u32) -> f32 {
+        self.lr_drops
+            .iter()
+            .take_while(|&&(from, _)| from <= number)
+            .last()
+            .map_or(self.lr, |&(_, lr)| lr)
+    }
+
+    /// These settings as a run up to generation `done` saw them: without the drops that
+    /// begin later. (A resumed run may add drops for its future; see [`Trainer::load`].)
+    pub fn as_of(&self, done: u32) -> Config {
+        Config {
+            lr_drops: self
+                .lr_drops
+                .iter()
+                .copied()
+                .filter(|&(from, _)| from <= done)
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     /// The network shape for a `size`×`size` board.
     pub fn shape(&self, size: usize) -> Shape {
         Shape {
@@ -129,6 +157,36 @@ impl Config {
             blocks: self.blocks,
             hidden: self.hidden,
         }
+    }
+}
+
+/// The settings as checkpoints record them (and `--show` prints them). The field list is
+/// written out so that `lr_drops` appears only when there are some: checkpoints made
+/// before it existed keep resuming.
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("Config");
+        s.field("width", &self.width)
+            .field("blocks", &self.blocks)
+            .field("hidden", &self.hidden)
+            .field("simulations", &self.simulations)
+            .field("c_puct", &self.c_puct)
+            .field("alpha", &self.alpha)
+            .field("epsilon", &self.epsilon)
+            .field("temperature_plies", &self.temperature_plies)
+            .field("games", &self.games)
+            .field("window", &self.window)
+            .field("batch", &self.batch)
+            .field("steps", &self.steps)
+            .field("lr", &self.lr);
+        if !self.lr_drops.is_empty() {
+            s.field("lr_drops", &self.lr_drops);
+        }
+        s.field("momentum", &self.momentum)
+            .field("l2", &self.l2)
+            .field("threads", &self.threads)
+            .field("seed", &self.seed)
+            .finish()
     }
 }
 
@@ -292,8 +350,9 @@ where
         let clock = Instant::now();
         let mut total = Loss::default();
         let mut rng = Rng::new(mix(self.config.seed ^ mix(u64::from(number) << 1 | 1)));
+        let lr = self.config.lr_at(number);
         for _ in 0..self.config.steps {
-            let loss = self.step(&mut rng);
+            let loss = self.step(&mut rng, lr);
             total.policy += loss.policy / self.config.steps as f32;
             total.value += loss.value / self.config.steps as f32;
         }
@@ -306,8 +365,8 @@ where
         report.seconds.1 = train_seconds;
     }
 
-    /// One minibatch of SGD with momentum; returns its mean loss.
-    fn step(&mut self, rng: &mut Rng) -> Loss {
+    /// One minibatch of SGD with momentum at learning rate `lr`; returns its mean loss.
+    fn step(&mut self, rng: &mut Rng, lr: f32) -> Loss {
         if self.window.is_empty() {
             return Loss::default();
         }
@@ -376,7 +435,7 @@ where
             .zip(&grad)
         {
             *v = c.momentum * *v + g * scale + 2.0 * c.l2 * *w;
-            *w -= c.lr * *v;
+            *w -= lr * *v;
         }
         loss
     }

@@ -23,7 +23,8 @@ usage: az_train --game G --dir DIR [options]
   --dir DIR           where the run lives: checkpoint.ckp (the whole state, rewritten
                       atomically after every generation), weights.net (the network, for
                       --weights), log.csv (one line per generation)
-  --resume            continue the run in DIR (give the same settings; they are checked)
+  --resume            continue the run in DIR (give the same settings; they are checked,
+                      except for --lr-drop beyond the checkpoint)
   --generations N     stop after generation N (default 50)
   --minutes M         or after M minutes of this session, at the end of a generation
   --threads T         self-play and gradient threads (default 2)
@@ -45,6 +46,9 @@ Settings (defaults depend on the game; `--show` prints them):
   --alpha A --epsilon E --temperature-plies N   root noise, moves sampled by visits
   --games N --window N                  games per generation, positions kept
   --batch N --steps N --lr X --momentum X --l2 X   the optimiser, per generation
+  --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
+                      G increasing); --resume accepts drops added after the
+                      checkpoint's generation
   --show              print the settings and exit
   -h, --help          this text
 
@@ -163,6 +167,22 @@ fn parse() -> Result<Run, String> {
             "--batch" => c.batch = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?,
             "--steps" => c.steps = cli::value(&flag, it.next(), |&n| n <= 1_000_000)?,
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
+            "--lr-drop" => {
+                let text: String = cli::value(&flag, it.next(), |_| true)?;
+                let drop = text
+                    .split_once(':')
+                    .and_then(|(g, x)| Some((g.parse::<u32>().ok()?, x.parse::<f32>().ok()?)))
+                    .filter(|&(g, x)| g >= 1 && x > 0.0 && x <= 10.0)
+                    .ok_or_else(|| {
+                        format!("--lr-drop takes GENERATION:RATE, as 300:0.002, not {text:?}")
+                    })?;
+                if c.lr_drops.last().is_some_and(|&(g, _)| g >= drop.0) {
+                    return Err(format!(
+                        "--lr-drop {text}: the drops' generations must increase"
+                    ));
+                }
+                c.lr_drops.push(drop);
+            }
             "--momentum" => {
                 c.momentum = cli::value(&flag, it.next(), |&x: &f32| (0.0..1.0).contains(&x))?;
             }
@@ -283,7 +303,7 @@ where
             _ => (trainer.generation(), Vec::new()),
         };
         let mut line = format!(
-            "gen {:>4}  games {:>6}  positions {:>8} ({:.0}/s, {:.0} evals/s)  loss policy {:.3} value {:.3}  black {}-{}-{}",
+            "gen {:>4}  games {:>6}  positions {:>8} ({:.0}/s, {:.0} evals/s)  loss policy {:.3} value {:.3}  lr {}  black {}-{}-{}",
             g.number,
             g.games,
             g.positions,
@@ -291,6 +311,7 @@ where
             g.evaluations as f64 / g.seconds.0.max(1e-9),
             g.loss.policy,
             g.loss.value,
+            trainer.config.lr_at(g.number),
             g.black[0],
             g.black[1],
             g.black[2],
