@@ -115,22 +115,119 @@ pub struct Patterns {
     stages: usize,
     stage_width: usize,
     /// Every pattern instance: the offset of its pattern's table within a stage, and its
-    /// squares (bit indices), most significant first.
+    /// squares (bit indices), most significant first. (The reference reading; the fast one
+    /// is `readers`.)
     instances: Vec<(usize, Vec<u8>)>,
+    /// The same instances in the same order, each as its pattern read from one of the 8
+    /// views of the board (see [`views`]).
+    readers: Vec<Reader>,
+    /// `digits[len][m]`: the base-3 value of the `len` squares whose bits are set in `m`
+    /// (bit `i` the `i`th square, the first most significant), each counted as 1.
+    digits: Vec<Vec<u16>>,
     per_stage: usize,
     weights: Vec<f32>,
 }
 
-/// The patterns of an `n`×`n` board, each as squares (row, column) in one orientation.
-fn shapes(n: usize) -> Vec<Vec<(usize, usize)>> {
-    let mut shapes: Vec<Vec<(usize, usize)>> = (0..n / 2)
-        .map(|r| (0..n).map(|c| (r, c)).collect())
+/// How a pattern's squares are gathered from a board into a mask whose bit `i` is its
+/// `i`th square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// Row `r`: squares (r, 0) … (r, n−1).
+    Row(u8),
+    /// The 3×3 corner: (0, 0), (0, 1), (0, 2), (1, 0), … (2, 2).
+    Corner,
+    /// The diagonal of `len` squares (i, n − len + i).
+    Diagonal(u8),
+}
+
+/// One pattern instance for the fast reading: its table's offset within a stage, its
+/// shape, and the view of the board it is read from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Reader {
+    offset: u32,
+    kind: Kind,
+    view: u8,
+    len: u8,
+}
+
+/// The patterns of an `n`×`n` board, each as squares (row, column) in one orientation,
+/// with how to gather them.
+fn shapes(n: usize) -> Vec<(Kind, Vec<(usize, usize)>)> {
+    let mut shapes: Vec<(Kind, Vec<(usize, usize)>)> = (0..n / 2)
+        .map(|r| (Kind::Row(r as u8), (0..n).map(|c| (r, c)).collect()))
         .collect();
-    shapes.push((0..9).map(|i| (i / 3, i % 3)).collect());
+    shapes.push((Kind::Corner, (0..9).map(|i| (i / 3, i % 3)).collect()));
     for len in (4..=n).rev() {
-        shapes.push((0..len).map(|i| (i, n - len + i)).collect());
+        shapes.push((
+            Kind::Diagonal(len as u8),
+            (0..len).map(|i| (i, n - len + i)).collect(),
+        ));
     }
     shapes
+}
+
+/// The main diagonal's squares (i, i).
+const DIAGONAL: u64 = 0x8040_2010_0804_0201;
+
+impl Kind {
+    /// The pattern's squares in `board` (an `n`×`n` board in the low rows and columns) as
+    /// a mask: bit `i` set when its `i`th square is.
+    #[inline]
+    fn gather(self, n: u32, board: u64) -> usize {
+        match self {
+            Kind::Row(r) => ((board >> (8 * u32::from(r))) & ((1 << n) - 1)) as usize,
+            Kind::Corner => {
+                ((board & 7) | ((board >> 5) & 0x38) | ((board >> 10) & 0x1c0)) as usize
+            }
+            Kind::Diagonal(len) => {
+                let len = u32::from(len);
+                let on = (board >> (n - len)) & DIAGONAL & (u64::MAX >> (63 - 9 * (len - 1)));
+                (on.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
+            }
+        }
+    }
+}
+
+/// The rows of an `n`×`n` board upside down.
+fn flip_rows(n: u32, b: u64) -> u64 {
+    b.swap_bytes() >> (8 * (8 - n))
+}
+
+/// The columns of an `n`×`n` board right to left.
+fn flip_columns(n: u32, b: u64) -> u64 {
+    let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
+    let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
+    let b = ((b >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((b & 0x0f0f_0f0f_0f0f_0f0f) << 4);
+    b >> (8 - n)
+}
+
+/// Square (r, c) to (c, r).
+fn transpose(b: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (b ^ (b << 28));
+    let b = b ^ t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
+    let b = b ^ t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
+}
+
+/// The board seen through each of the 8 symmetries: view `t` has at (r, c) what `board`
+/// has at `orient(n, t, (r, c))`, so a pattern's instance in orientation `t` is the pattern
+/// itself read from view `t`.
+fn views(n: u32, board: u64) -> [u64; 8] {
+    let v = flip_rows(n, board);
+    let h = flip_columns(n, board);
+    let vh = flip_rows(n, h);
+    [
+        board,
+        v,
+        h,
+        vh,
+        transpose(board),
+        transpose(v),
+        transpose(h),
+        transpose(vh),
+    ]
 }
 
 /// The 8 symmetries of an `n`×`n` board as maps of (row, column).
@@ -142,7 +239,9 @@ fn orient(n: usize, t: usize, (r, c): (usize, usize)) -> (usize, usize) {
 }
 
 /// The base-3 index of one pattern instance: its squares, most significant first, each 0
-/// empty, 1 the mover's, 2 the opponent's.
+/// empty, 1 the mover's, 2 the opponent's. The plain reading, square by square, that the
+/// tests hold the fast one to.
+#[cfg(test)]
 fn index(squares: &[u8], p: u64, o: u64) -> usize {
     let mut index = 0usize;
     for &sq in squares {
@@ -166,8 +265,9 @@ impl Patterns {
             return Err(EvalError::Stages(stages as u32, stage_width as u32));
         }
         let mut instances = Vec::new();
+        let mut readers = Vec::new();
         let mut offset = 0;
-        for shape in shapes(size) {
+        for (kind, shape) in shapes(size) {
             let mut seen: Vec<Vec<u8>> = Vec::new();
             for t in 0..8 {
                 let squares: Vec<u8> = shape
@@ -179,11 +279,29 @@ impl Patterns {
                     .collect();
                 if !seen.contains(&squares) {
                     seen.push(squares);
+                    readers.push(Reader {
+                        offset: offset as u32,
+                        kind,
+                        view: t as u8,
+                        len: shape.len() as u8,
+                    });
                 }
             }
             instances.extend(seen.into_iter().map(|s| (offset, s)));
             offset += 3usize.pow(shape.len() as u32);
         }
+        let digits = (0..=9u32)
+            .map(|len| {
+                (0..1usize << len)
+                    .map(|m| {
+                        (0..len)
+                            .filter(|&i| m >> i & 1 == 1)
+                            .map(|i| 3u16.pow(len - 1 - i))
+                            .sum()
+                    })
+                    .collect()
+            })
+            .collect();
         let per_stage = offset + 2;
         Ok(Patterns {
             size,
@@ -191,6 +309,8 @@ impl Patterns {
             stages,
             stage_width,
             instances,
+            readers,
+            digits,
             per_stage,
             weights: vec![0.0; stages * per_stage],
         })
@@ -232,10 +352,11 @@ impl Patterns {
     /// the opponent's).
     pub fn features(&self, p: u64, o: u64, active: &mut Vec<u32>) -> (usize, f32) {
         active.clear();
+        let (mine, theirs) = (views(self.size as u32, p), views(self.size as u32, o));
         active.extend(
-            self.instances
+            self.readers
                 .iter()
-                .map(|(offset, squares)| (offset + index(squares, p, o)) as u32),
+                .map(|r| r.offset + u32::from(self.read(r, &mine, &theirs))),
         );
         let empties = (self.mask & !(p | o)).count_ones();
         (self.stage(empties), self.mobility(p, o))
@@ -258,12 +379,23 @@ impl Patterns {
     pub fn score(&self, p: u64, o: u64) -> f32 {
         let empties = (self.mask & !(p | o)).count_ones();
         let w = &self.weights[self.stage(empties) * self.per_stage..][..self.per_stage];
+        let (mine, theirs) = (views(self.size as u32, p), views(self.size as u32, o));
         let sum: f32 = self
-            .instances
+            .readers
             .iter()
-            .map(|(offset, squares)| w[offset + index(squares, p, o)])
+            .map(|r| w[r.offset as usize + usize::from(self.read(r, &mine, &theirs))])
             .sum();
         sum + w[self.per_stage - 2] * self.mobility(p, o) + w[self.per_stage - 1]
+    }
+
+    /// The index within its table of one instance's configuration, from the 8 views of the
+    /// mover's discs and of the opponent's.
+    #[inline]
+    fn read(&self, r: &Reader, mine: &[u64; 8], theirs: &[u64; 8]) -> u16 {
+        let n = self.size as u32;
+        let t = usize::from(r.view);
+        let digits = &self.digits[usize::from(r.len)];
+        digits[r.kind.gather(n, mine[t])] + 2 * digits[r.kind.gather(n, theirs[t])]
     }
 
     /// The mover's legal moves minus the opponent's.
@@ -415,6 +547,43 @@ mod tests {
                     + w[n - 1];
                 assert!((sum - score).abs() < 1e-3);
                 assert!(active.iter().all(|&i| (i as usize) < n - 2));
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_reading_gives_every_instance_the_index_of_reading_it_square_by_square() {
+        for size in [4, 6, 8] {
+            let patterns = random(size, 5);
+            assert_eq!(patterns.readers.len(), patterns.instances.len());
+            let mut rng = Rng::new(6);
+            let mut active = Vec::new();
+            for _ in 0..300 {
+                let (p, o) = position(size, &mut rng);
+                patterns.features(p, o, &mut active);
+                let plain: Vec<u32> = patterns
+                    .instances
+                    .iter()
+                    .map(|(offset, squares)| (offset + index(squares, p, o)) as u32)
+                    .collect();
+                assert_eq!(active, plain, "{size}: {p:#x} {o:#x}");
+            }
+            // The full and the empty board, and one square at a time.
+            for (p, o) in [(patterns.mask, 0), (0, patterns.mask), (0, 0)]
+                .into_iter()
+                .chain(
+                    (0..64)
+                        .filter(|sq| patterns.mask >> sq & 1 == 1)
+                        .map(|sq| (1u64 << sq, 0)),
+                )
+            {
+                patterns.features(p, o, &mut active);
+                let plain: Vec<u32> = patterns
+                    .instances
+                    .iter()
+                    .map(|(offset, squares)| (offset + index(squares, p, o)) as u32)
+                    .collect();
+                assert_eq!(active, plain, "{size}: {p:#x} {o:#x}");
             }
         }
     }
