@@ -952,7 +952,7 @@ impl Solver {
             if self.use_eval {
                 if let Some(eval) = &self.eval {
                     // Eighths of a disc, as integers for the sort.
-                    return (eval.score(p, o) * 8.0).round() as i32;
+                    return (eval.score_with_moves(p, o, mine) * 8.0).round() as i32;
                 }
             }
             let theirs = moves(o, p, self.mask);
