@@ -575,24 +575,15 @@ mod tests {
             assert_eq!(patterns.readers.len(), patterns.instances.len());
             let mut rng = Rng::new(6);
             let mut active = Vec::new();
-            for _ in 0..300 {
-                let (p, o) = position(size, &mut rng);
-                patterns.features(p, o, &mut active);
-                let plain: Vec<u32> = patterns
-                    .instances
-                    .iter()
-                    .map(|(offset, squares)| (offset + index(squares, p, o)) as u32)
-                    .collect();
-                assert_eq!(active, plain, "{size}: {p:#x} {o:#x}");
-            }
-            // The full and the empty board, and one square at a time.
-            for (p, o) in [(patterns.mask, 0), (0, patterns.mask), (0, 0)]
+            // 300 random positions, the full and the empty board, one square at a time.
+            let random: Vec<(u64, u64)> = (0..300).map(|_| position(size, &mut rng)).collect();
+            let single = (0..64)
+                .filter(|sq| patterns.mask >> sq & 1 == 1)
+                .map(|sq| (1u64 << sq, 0));
+            for (p, o) in random
                 .into_iter()
-                .chain(
-                    (0..64)
-                        .filter(|sq| patterns.mask >> sq & 1 == 1)
-                        .map(|sq| (1u64 << sq, 0)),
-                )
+                .chain([(patterns.mask, 0), (0, patterns.mask), (0, 0)])
+                .chain(single)
             {
                 patterns.features(p, o, &mut active);
                 let plain: Vec<u32> = patterns
