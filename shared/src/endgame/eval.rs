@@ -359,7 +359,10 @@ impl Patterns {
                 .map(|r| r.offset + u32::from(self.read(r, &mine, &theirs))),
         );
         let empties = (self.mask & !(p | o)).count_ones();
-        (self.stage(empties), self.mobility(p, o))
+        (
+            self.stage(empties),
+            self.mobility(p, o, moves(p, o, self.mask)),
+        )
     }
 
     /// The prediction from a position's [`Patterns::features`], given its stage's weights
@@ -400,8 +403,7 @@ impl Patterns {
         (a + b)
             + (c + d)
             + rest
-            + w[self.per_stage - 2]
-                * (legal.count_ones() as f32 - moves(o, p, self.mask).count_ones() as f32)
+            + w[self.per_stage - 2] * self.mobility(p, o, legal)
             + w[self.per_stage - 1]
     }
 
@@ -415,9 +417,9 @@ impl Patterns {
         digits[r.kind.gather(n, mine[t])] + 2 * digits[r.kind.gather(n, theirs[t])]
     }
 
-    /// The mover's legal moves minus the opponent's.
-    fn mobility(&self, p: u64, o: u64) -> f32 {
-        moves(p, o, self.mask).count_ones() as f32 - moves(o, p, self.mask).count_ones() as f32
+    /// The mover's legal moves (`legal`) minus the opponent's.
+    fn mobility(&self, p: u64, o: u64, legal: u64) -> f32 {
+        legal.count_ones() as f32 - moves(o, p, self.mask).count_ones() as f32
     }
 
     /// The file's bytes (format in the module docs).

@@ -124,8 +124,8 @@ impl Config {
         }
     }
 
-    /// The learning rate generation `number` trains with: [`Config::lr`] until the first
-    /// of [`Config::lr_drops`] that has begun.
+    /// The learning rate generation `number` trains with: that of the last of
+    /// [`Config::lr_drops`] begun by then, or [`Config::lr`] before the first.
     pub fn lr_at(&self, number: u32) -> f32 {
         self.lr_drops
             .iter()
