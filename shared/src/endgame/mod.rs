@@ -809,6 +809,11 @@ impl Solver {
 
         // The other moves: fewest opponent replies first, corners first among equals.
         let corner = self.corners;
+        let reply_weight = if self.use_eval {
+            REPLY_WEIGHT_PATTERNS
+        } else {
+            REPLY_WEIGHT_PLAIN
+        };
         // Up to 60 empty squares, so never more than 60 legal moves (a real position can
         // have 33 or more).
         let mut list = [(0i32, 0u8, 0u64); 64];
@@ -820,6 +825,9 @@ impl Solver {
             let bit = 1u64 << sq;
             let f = flips(p, o, usize::from(sq));
             let (np, no) = (o ^ f, p | f | bit);
+            // The opponent's replies after the move, corners counting twice: in both keys.
+            let replies = moves(np, no, self.mask);
+            let weighted = (replies.count_ones() + (replies & corner).count_ones()) as i32;
             let key = if sq == tried {
                 // Searched already; kept at the front (below any evaluation, whatever the
                 // patterns' weights) only so that its mirror images are dropped below.
@@ -830,14 +838,7 @@ impl Solver {
                 let depth = if n >= SORT_DEEPER_FROM { 3 } else { 2 };
                 // The child's value is for the opponent: low is good for us, sorted first.
                 let value = self.evaluate(np, no, depth, -INFINITY * 100, INFINITY * 100);
-                let replies = moves(np, no, self.mask);
-                let weighted = replies.count_ones() + (replies & corner).count_ones();
-                let weight = if self.use_eval {
-                    REPLY_WEIGHT_PATTERNS
-                } else {
-                    REPLY_WEIGHT_PLAIN
-                };
-                value + weight * weighted as i32
+                value + reply_weight * weighted
             } else {
                 // Fastest first: the opponent's replies (corners twice), then the empty
                 // squares next to our discs (where it may move later: its potential
@@ -845,14 +846,12 @@ impl Solver {
                 // empties (parity) a little better. (FFO #40–#44 with the patterns:
                 // 176 M nodes on replies and corners alone, 169 M with potential mobility,
                 // 168 M with parity too.)
-                let replies = moves(np, no, self.mask);
-                let weighted = replies.count_ones() + (replies & corner).count_ones();
                 let potential = (around(no) & empties & !bit).count_ones();
                 let odd = self
                     .quadrants
                     .iter()
                     .any(|&q| bit & q != 0 && (empties & q).count_ones() % 2 == 1);
-                16 * weighted as i32 + 2 * potential as i32
+                16 * weighted + 2 * potential as i32
                     - 8 * i32::from(bit & corner != 0)
                     - 4 * i32::from(odd)
             };
