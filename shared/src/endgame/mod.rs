@@ -807,8 +807,10 @@ impl Solver {
             NO_MOVE
         };
 
-        // The other moves: fewest opponent replies first, corners first among equals.
+        // The other moves, by a key (low first): a short search's value and the opponent's
+        // replies from 16 empties on, fastest first below.
         let corner = self.corners;
+        let odd = self.odd_quadrants(empties);
         let reply_weight = if self.use_eval {
             REPLY_WEIGHT_PATTERNS
         } else {
@@ -847,13 +849,9 @@ impl Solver {
                 // 176 M nodes on replies and corners alone, 169 M with potential mobility,
                 // 168 M with parity too.)
                 let potential = (around(no) & empties & !bit).count_ones();
-                let odd = self
-                    .quadrants
-                    .iter()
-                    .any(|&q| bit & q != 0 && (empties & q).count_ones() % 2 == 1);
                 16 * weighted + 2 * potential as i32
                     - 8 * i32::from(bit & corner != 0)
-                    - 4 * i32::from(odd)
+                    - 4 * i32::from(bit & odd != 0)
             };
             list[len] = (key, sq, f);
             len += 1;
@@ -1038,12 +1036,7 @@ impl Solver {
             return self.last(p, o, empties);
         }
         // Quadrants with an odd number of empties first.
-        let mut odd = 0;
-        for q in self.quadrants {
-            if (empties & q).count_ones() % 2 == 1 {
-                odd |= empties & q;
-            }
-        }
+        let odd = self.odd_quadrants(empties);
         let mut best = -INFINITY;
         let mut moved = false;
         for group in [odd, empties & !odd] {
@@ -1080,6 +1073,18 @@ impl Solver {
             return -self.shallow(o, p, -beta, -alpha, empties, n);
         }
         margin(p, o, n)
+    }
+
+    /// The empty squares (of `empties`) in quadrants with an odd number of them: parity
+    /// says a move there tends to leave us the last move of that region.
+    fn odd_quadrants(&self, empties: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empties & q).count_ones() % 2 == 1 {
+                odd |= empties & q;
+            }
+        }
+        odd
     }
 
     /// The score with one empty square left, `empty`.
