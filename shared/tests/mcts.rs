@@ -9,7 +9,7 @@
 mod conformance;
 
 use games::go::{self, Board, KoRule};
-use games::mcts::{Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
 use games::rng::Rng;
 use games::search::{alpha_beta, Game};
 use games::tictactoe::{self, O, X};
@@ -20,6 +20,7 @@ fn mcts_move(board: &tictactoe::Board, iterations: u32, signs: Signs, seed: u64)
         iterations,
         c_puct: 2.0,
         signs,
+        first_play: FirstPlay::Zero,
     };
     Tree::search(board, settings, &mut Playouts::new(seed))
         .best_move()
@@ -39,6 +40,64 @@ fn the_search_takes_a_win_in_one_and_the_seeds_signs_do_not() {
         .map(|s| mcts_move(&board, 400, Signs::Seed, s))
         .collect();
     assert!(seed_choices.iter().all(|&m| m != 2), "{seed_choices:?}");
+}
+
+/// Uniform priors and the same value, for the side to move, in every position.
+struct Constant(f64);
+
+impl Evaluator<tictactoe::Board> for Constant {
+    fn evaluate(&mut self, _: &tictactoe::Board, moves: &[usize], priors: &mut Vec<f64>) -> f64 {
+        priors.clear();
+        priors.resize(moves.len(), 1.0 / moves.len() as f64);
+        self.0
+    }
+}
+
+/// How many of the root's children a search of `iterations` visits at least once.
+fn children_tried(first_play: FirstPlay, value: f64, iterations: u32) -> usize {
+    let board = tictactoe::Board::new(3).unwrap();
+    let settings = Settings {
+        iterations,
+        c_puct: 1.5,
+        signs: Signs::Negamax,
+        first_play,
+    };
+    let tree = Tree::search(&board, settings, &mut Constant(value));
+    tree.children().iter().filter(|c| c.visits > 0).count()
+}
+
+#[test]
+fn first_play_urgency_stops_a_lost_position_from_trying_every_move_first() {
+    // Every reply is worth +0.9 to the opponent, so every tried move looks like a loss to
+    // the root (Q = -0.9). At Q = 0 an untried move looks better than any tried one: the
+    // first nine iterations go to the nine moves.
+    assert_eq!(children_tried(FirstPlay::Zero, 0.9, 9), 9);
+    // With the parent's value minus a reduction, an untried move looks no better than the
+    // tried ones, so the prior's exploration term decides and the search comes back to
+    // moves it has seen.
+    let reduced = children_tried(FirstPlay::Reduced(0.5), 0.9, 9);
+    assert!(reduced < 9, "{reduced}");
+    // Where the tried moves look like wins (Q = +0.9), both rules prefer them over an
+    // untried move at first; the reduction only lowers the untried moves further.
+    assert!(
+        children_tried(FirstPlay::Reduced(0.5), -0.9, 9)
+            <= children_tried(FirstPlay::Zero, -0.9, 9)
+    );
+}
+
+#[test]
+fn with_first_play_urgency_the_search_still_takes_a_win_in_one() {
+    let board: tictactoe::Board = "XX.\nOO.\n...".parse().unwrap();
+    for seed in 0..5 {
+        let settings = Settings {
+            iterations: 400,
+            c_puct: 2.0,
+            signs: Signs::Negamax,
+            first_play: FirstPlay::Reduced(0.3),
+        };
+        let tree = Tree::search(&board, settings, &mut Playouts::new(seed));
+        assert_eq!(tree.best_move(), Some(2));
+    }
 }
 
 #[test]

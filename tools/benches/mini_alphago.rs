@@ -15,7 +15,7 @@
 #![allow(clippy::print_stdout)]
 
 use games::alphago::{Network, SeedGame};
-use games::mcts::{Settings, Signs, Tree};
+use games::mcts::{FirstPlay, Settings, Signs, Tree};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -30,6 +30,7 @@ fn main() {
         iterations: 500,
         c_puct: 2.0,
         signs: Signs::Seed,
+        first_play: FirstPlay::Zero,
     };
     let mut net = Network::seed();
     let mut ours: Vec<Duration> = (0..20)

@@ -9,7 +9,8 @@
 //! the evaluator's value, or the final score (+1, 0, −1) of a finished game; **back up**:
 //! every node on the path gains a visit and the value, its sign flipping at each level.
 //! The root is expanded first and starts with one visit; the move played is the most
-//! visited child of the root.
+//! visited child of the root. An unvisited child's `Q` is 0 (a draw) unless
+//! [`Settings::first_play`] asks for first-play urgency ([`FirstPlay::Reduced`]).
 //!
 //! **Signs.** A node's total value is kept from the point of view of the player to move
 //! *at that node*. Choosing among children, the player at the parent must therefore use
@@ -42,6 +43,20 @@ pub struct Settings {
     pub c_puct: f64,
     /// How parents read children's values.
     pub signs: Signs,
+    /// The value a parent gives a child it has not visited yet.
+    pub first_play: FirstPlay,
+}
+
+/// First-play urgency: the `Q` of an unvisited child in the selection rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FirstPlay {
+    /// 0, a draw (seed 004 and AlphaZero's pseudocode).
+    Zero,
+    /// The parent's own mean value minus `r · √(sum of the visited children's priors)`
+    /// (Leela Zero's reduction): a move not yet tried is assumed a little worse than the
+    /// position, more so the more of the policy's mass has already been looked at. With
+    /// [`Signs::Seed`] it reads the parent's value with the seed's sign, as it reads `Q`.
+    Reduced(f64),
 }
 
 impl Default for Settings {
@@ -51,6 +66,7 @@ impl Default for Settings {
             iterations: 500,
             c_puct: 2.0,
             signs: Signs::Negamax,
+            first_play: FirstPlay::Zero,
         }
     }
 }
@@ -258,12 +274,29 @@ impl<G: Game> Tree<G> {
         let node = &self.nodes[n];
         let sqrt_n = f64::from(node.visits).sqrt();
         let c = self.settings.c_puct;
+        let sign = match self.settings.signs {
+            Signs::Negamax => -1.0,
+            Signs::Seed => 1.0,
+        };
+        let unvisited = match self.settings.first_play {
+            FirstPlay::Zero => 0.0,
+            FirstPlay::Reduced(r) => {
+                let seen: f64 = self.nodes
+                    [node.children.start as usize..node.children.end as usize]
+                    .iter()
+                    .filter(|child| child.visits > 0)
+                    .map(|child| child.prior)
+                    .sum();
+                -sign * node.q() - r * seen.sqrt()
+            }
+        };
         let mut best = (f64::NEG_INFINITY, 0);
         for i in node.children.clone() {
             let child = &self.nodes[i as usize];
-            let q = match self.settings.signs {
-                Signs::Negamax => -child.q(),
-                Signs::Seed => child.q(),
+            let q = if child.visits == 0 {
+                unvisited
+            } else {
+                sign * child.q()
             };
             // The seed's order of operations: c · P · √N / (1 + n), then Q + U.
             let u = c * child.prior * sqrt_n / (1.0 + f64::from(child.visits));

@@ -2,7 +2,7 @@
 //! as the policy target and the game's outcome as the value target.
 
 use super::Config;
-use games::mcts::{Settings, Signs, Tree};
+use games::mcts::{FirstPlay, Settings, Signs, Tree};
 use games::nn::{symmetry, Encode, Inference, Net, PLANES};
 use games::rng::Rng;
 
@@ -93,6 +93,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         iterations: config.simulations,
         c_puct: config.c_puct,
         signs: Signs::Negamax,
+        first_play: FirstPlay::Zero,
     };
     let mut planes = vec![0.0; n * PLANES];
     let mut game = start.clone();

@@ -3,7 +3,7 @@
 //! against playout MCTS. See [`USAGE`].
 
 use games::endgame::Solver;
-use games::mcts::{Evaluator, Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
 use games::nn::{Inference, Net};
 use games::othello::{Board, Move};
 use games::rng::Rng;
@@ -35,6 +35,11 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       MCTS against playout MCTS, both with --seconds per move
   --simulations N     MCTS simulations for --versus-solver (default 400)
   --seconds S         seconds per move for --versus-playouts (default 0.5)
+  --c-puct C          the network players' PUCT constant (default 1.5, az_train's)
+  --fpu R             the network players' search gives an unvisited move the parent's
+                      value minus R * sqrt(prior mass already visited) instead of 0 (a
+                      draw), as Leela Zero does (R in -2..2; negative is optimistic); the
+                      playout players keep 0
   --curve DIR         instead: measure every checkpoint DIR/weights-gNNNN.net of a run
                       (az_train --snapshot-every) with --players (default policy,net100)
                       and write DIR/strength.csv for az_plot: generation, games, seconds
@@ -52,12 +57,14 @@ type Player<'a> = Box<dyn FnMut(&Board) -> Move + 'a>;
 
 const C_PUCT: f64 = 1.5;
 
-/// The search settings of every MCTS player here.
+/// The search settings of the playout players, and of the network players unless
+/// `--c-puct` or `--fpu` change them.
 const fn settings(iterations: u32) -> Settings {
     Settings {
         iterations,
         c_puct: C_PUCT,
         signs: Signs::Negamax,
+        first_play: FirstPlay::Zero,
     }
 }
 
@@ -67,8 +74,7 @@ fn forced(b: &Board) -> Option<Move> {
     (moves.len() == 1).then(|| moves[0])
 }
 
-fn mcts<'a, E: Evaluator<Board> + 'a>(iterations: u32, mut evaluator: E) -> Player<'a> {
-    let settings = settings(iterations);
+fn mcts<'a, E: Evaluator<Board> + 'a>(settings: Settings, mut evaluator: E) -> Player<'a> {
     Box::new(move |b: &Board| {
         if let Some(mv) = forced(b) {
             return mv;
@@ -79,13 +85,19 @@ fn mcts<'a, E: Evaluator<Board> + 'a>(iterations: u32, mut evaluator: E) -> Play
     })
 }
 
-/// The player `name` stands for; `seed` for its random choices.
+/// The player `name` stands for; `seed` for its random choices, `search` the network
+/// players' settings (its iterations are the player's).
 fn player<'a>(
     name: &str,
     trained: Option<&'a Net>,
     untrained: &'a Net,
     seed: u64,
+    search: Settings,
 ) -> Result<Player<'a>, String> {
+    let with = |iterations| Settings {
+        iterations,
+        ..search
+    };
     let count = |prefix: &str| -> Option<u32> {
         name.strip_prefix(prefix)?.parse().ok().filter(|&n| n > 0)
     };
@@ -106,13 +118,13 @@ fn player<'a>(
         return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
     }
     if let Some(n) = count("playout") {
-        return Ok(mcts(n, Playouts::<Board>::new(seed)));
+        return Ok(mcts(settings(n), Playouts::<Board>::new(seed)));
     }
     if let Some(n) = count("untrained") {
-        return Ok(mcts(n, Inference::new(untrained)));
+        return Ok(mcts(with(n), Inference::new(untrained)));
     }
     if let Some(n) = count("net") {
-        return Ok(mcts(n, Inference::new(need()?)));
+        return Ok(mcts(with(n), Inference::new(need()?)));
     }
     Err(format!("unknown player {name:?} (see --help)"))
 }
@@ -134,15 +146,22 @@ fn measure(
     untrained: &Net,
     threads: usize,
     seed: u64,
+    search: Settings,
 ) -> Result<Tally, String> {
     // Check the name once, before the threads start.
-    drop(player(name, trained, untrained, seed)?);
+    drop(player(name, trained, untrained, seed, search)?);
     let parts: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    let mut play = player(name, trained, untrained, seed.wrapping_add(t as u64))
-                        .expect("checked");
+                    let mut play = player(
+                        name,
+                        trained,
+                        untrained,
+                        seed.wrapping_add(t as u64),
+                        search,
+                    )
+                    .expect("checked");
                     let mut tally = Tally::default();
                     for judged in positions.iter().skip(t).step_by(threads) {
                         let empties = judged.position.empties().count();
@@ -236,11 +255,11 @@ fn solver_player<'a>(solver: &'a mut Solver) -> Player<'a> {
 
 /// MCTS with `evaluator` for `seconds` per move.
 fn timed<'a, E: Evaluator<Board> + 'a>(
+    settings: Settings,
     seconds: f64,
     mut evaluator: E,
     stats: &'a std::cell::Cell<(u64, u32)>,
 ) -> Player<'a> {
-    let settings = settings(0);
     Box::new(move |b: &Board| {
         if let Some(mv) = forced(b) {
             return mv;
@@ -265,6 +284,8 @@ struct Run {
     versus_playouts: u32,
     simulations: u32,
     seconds: f64,
+    /// The network players' search (`--c-puct`, `--fpu`).
+    search: Settings,
     seed: u64,
     curve: Option<String>,
     every: usize,
@@ -283,6 +304,7 @@ fn parse() -> Result<Run, String> {
         versus_playouts: 0,
         simulations: 400,
         seconds: 0.5,
+        search: settings(0),
         seed: 1,
         curve: None,
         every: 1,
@@ -312,6 +334,14 @@ fn parse() -> Result<Run, String> {
             }
             "--seconds" => {
                 run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
+            }
+            "--fpu" => {
+                let r = cli::value(&flag, args.next(), |&r: &f64| (-2.0..=2.0).contains(&r))?;
+                run.search.first_play = FirstPlay::Reduced(r);
+            }
+            "--c-puct" => {
+                run.search.c_puct =
+                    cli::value(&flag, args.next(), |&c: &f64| c > 0.0 && c <= 100.0)?;
             }
             "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,
             "--curve" => run.curve = Some(cli::value(&flag, args.next(), |_| true)?),
@@ -385,6 +415,7 @@ fn evaluate() -> Result<String, String> {
             &untrained,
             run.threads,
             run.seed,
+            run.search,
         )?;
         let all: u32 = t.positions.iter().sum();
         eprintln!(
@@ -412,7 +443,13 @@ fn evaluate() -> Result<String, String> {
         );
         for agent_black in [false, true] {
             let mut solver = Solver::new(24);
-            let mut agent = mcts(run.simulations, Inference::new(net));
+            let mut agent = mcts(
+                Settings {
+                    iterations: run.simulations,
+                    ..run.search
+                },
+                Inference::new(net),
+            );
             let mut exact = solver_player(&mut solver);
             let (margin, moves) = if agent_black {
                 game(&mut agent, &mut exact)
@@ -441,8 +478,9 @@ fn evaluate() -> Result<String, String> {
         let net_stats = std::cell::Cell::new((0, 0));
         let playout_stats = std::cell::Cell::new((0, 0));
         for g in 0..run.versus_playouts {
-            let mut agent = timed(run.seconds, Inference::new(net), &net_stats);
+            let mut agent = timed(run.search, run.seconds, Inference::new(net), &net_stats);
             let mut other = timed(
+                settings(0),
                 run.seconds,
                 Playouts::<Board>::new(run.seed + u64::from(g)),
                 &playout_stats,
@@ -532,7 +570,15 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
         let (games, secs) = by_generation.get(g).copied().unwrap_or((0, 0.0));
         let _ = write!(csv, "{g},{games},{secs:.1}");
         for p in &run.players {
-            let t = measure(p, positions, Some(&net), &untrained, run.threads, run.seed)?;
+            let t = measure(
+                p,
+                positions,
+                Some(&net),
+                &untrained,
+                run.threads,
+                run.seed,
+                run.search,
+            )?;
             let all: u32 = t.positions.iter().sum();
             let mistakes: u32 = t.mistakes.iter().sum();
             let _ = write!(
