@@ -49,6 +49,16 @@ fn main() {
             },
         ),
         (
+            "Othello 6x6, width 64, 2 blocks (weights/othello6.net's shape)",
+            Shape {
+                size: 6,
+                planes: PLANES,
+                width: 64,
+                blocks: 2,
+                hidden: 128,
+            },
+        ),
+        (
             "Go 7x7, width 32, 2 blocks",
             Shape {
                 size: 7,

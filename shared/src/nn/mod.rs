@@ -31,8 +31,8 @@ mod weights;
 
 pub use encode::{symmetry, Encode, Inference, PLANES};
 pub use net::{
-    masked_softmax, window, Activations, Layer, Layout, Net, Shape, ShapeError, MAX_BLOCKS,
-    MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_WIDTH,
+    conv3x3, masked_softmax, window, Activations, Layer, Layout, Net, Shape, ShapeError,
+    MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_WIDTH,
 };
 pub use weights::{fnv1a, WeightsError, MAGIC, VERSION};
 
@@ -199,6 +199,51 @@ mod tests {
             assert_eq!(p > 0.0, legal.contains(&i), "output {i}");
         }
         assert!(value.abs() < 1.0);
+    }
+
+    /// The convolution as the formula says it, one output at a time: `bias + Σ x · w` over
+    /// the window in (tap, input channel) order.
+    fn plain_conv3x3(input: &[f32], w: &[f32], bias: &[f32], size: usize) -> Vec<f32> {
+        let cout = bias.len();
+        let cin = input.len() / (size * size);
+        let mut out = Vec::new();
+        for r in 0..size {
+            for c in 0..size {
+                for (co, &b) in bias.iter().enumerate() {
+                    let mut sum = b;
+                    for (tap, q) in window(size, r, c) {
+                        for ci in 0..cin {
+                            sum += input[q * cin + ci] * w[(tap * cin + ci) * cout + co];
+                        }
+                    }
+                    out.push(sum);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_blocked_convolution_equals_the_plain_one_to_the_last_bit() {
+        let mut rng = crate::rng::Rng::new(9);
+        // 57 outputs take every block size (32, 16, 8, 1); zeros in the input are skipped.
+        for (size, cin, cout) in [(1, 1, 1), (3, 5, 16), (6, 7, 57), (7, 40, 33)] {
+            let mut value = |zero_share: f64| {
+                if rng.unit() < zero_share {
+                    0.0
+                } else {
+                    rng.normal() as f32
+                }
+            };
+            let input: Vec<f32> = (0..size * size * cin).map(|_| value(0.4)).collect();
+            let w: Vec<f32> = (0..9 * cin * cout).map(|_| value(0.0)).collect();
+            let bias: Vec<f32> = (0..cout).map(|_| value(0.0)).collect();
+            let mut out = vec![f32::NAN; size * size * cout];
+            conv3x3(&input, &w, &bias, size, &mut out);
+            let plain = plain_conv3x3(&input, &w, &bias, size);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&out), bits(&plain), "{size}x{size}, {cin} -> {cout}");
+        }
     }
 
     #[test]

@@ -291,15 +291,33 @@ impl Net {
         let n = self.shape.points();
         let p = &self.params;
         let l = &self.layout;
-        conv3x3(&act.input, p, &l.stem, s, &mut act.trunk[0]);
+        conv3x3(
+            &act.input,
+            weights(p, &l.stem),
+            biases(p, &l.stem),
+            s,
+            &mut act.trunk[0],
+        );
         relu(&mut act.trunk[0]);
         for (b, block) in l.blocks.iter().enumerate() {
             let (before, after) = act.trunk.split_at_mut(b + 1);
             let h = &before[b];
-            conv3x3(h, p, &block[0], s, &mut act.inner[b]);
+            conv3x3(
+                h,
+                weights(p, &block[0]),
+                biases(p, &block[0]),
+                s,
+                &mut act.inner[b],
+            );
             relu(&mut act.inner[b]);
             let next = &mut after[0];
-            conv3x3(&act.inner[b], p, &block[1], s, next);
+            conv3x3(
+                &act.inner[b],
+                weights(p, &block[1]),
+                biases(p, &block[1]),
+                s,
+                next,
+            );
             for (o, x) in next.iter_mut().zip(h) {
                 *o += x;
             }
@@ -356,27 +374,102 @@ pub fn window(size: usize, r: usize, c: usize) -> impl Iterator<Item = (usize, u
     })
 }
 
-/// A 3×3 same-padding convolution with biases, `[point][channel]` in and out.
-fn conv3x3(input: &[f32], p: &[f32], layer: &Layer, size: usize, out: &mut [f32]) {
-    let (cin, cout) = (layer.inputs, layer.outputs);
-    let bias = &p[layer.b..layer.b + cout];
+/// A layer's weights in the flat parameter array.
+fn weights<'a>(p: &'a [f32], layer: &Layer) -> &'a [f32] {
+    &p[layer.w..layer.b]
+}
+
+/// A layer's biases in the flat parameter array.
+fn biases<'a>(p: &'a [f32], layer: &Layer) -> &'a [f32] {
+    &p[layer.b..layer.b + layer.outputs]
+}
+
+/// A 3×3 same-padding convolution on a `size`×`size` board: `out = bias + Σ x · w`,
+/// `[point][channel]` in and out, `weights` stored `[tap][in][out]` (tap `3 · dr + dc` of
+/// the window), as many output channels as `bias` has. The trainer's backward pass calls it
+/// too, with the kernel flipped and transposed, for the gradient of the input.
+///
+/// The nonzero inputs (empty planes and ReLU zeros are about half) are listed once per
+/// point, each with the offset of the weights it scales. Then each output point's channels
+/// are summed in blocks of 32 (then 16, 8, 1) over its window's lists, a block's sums held
+/// in registers throughout instead of going to memory and back for every input. Each
+/// output is `bias + Σ x · w` in the order (tap, input channel), as a plain loop adds it.
+///
+/// # Panics
+///
+/// If the slices' lengths do not fit `size` and each other.
+pub fn conv3x3(input: &[f32], weights: &[f32], bias: &[f32], size: usize, out: &mut [f32]) {
+    let n = size * size;
+    let cout = bias.len();
+    let cin = weights.len() / (9 * cout.max(1));
+    assert!(
+        cout > 0
+            && weights.len() == 9 * cin * cout
+            && input.len() == n * cin
+            && out.len() == n * cout,
+        "conv3x3: slices do not fit a {size}x{size} board with {cin} in and {cout} out"
+    );
+    // live[starts[q]..starts[q + 1]]: point q's nonzero inputs as (ci · cout, x).
+    let mut live: Vec<(usize, f32)> = Vec::with_capacity(n * cin);
+    let mut starts = Vec::with_capacity(n + 1);
+    starts.push(0);
+    for x in input.chunks_exact(cin) {
+        for (ci, &xv) in x.iter().enumerate() {
+            if xv != 0.0 {
+                live.push((ci * cout, xv));
+            }
+        }
+        starts.push(live.len());
+    }
+    let conv = Conv {
+        weights,
+        bias,
+        tap_len: cin * cout,
+        live: &live,
+        starts: &starts,
+        size,
+    };
     for r in 0..size {
         for c in 0..size {
             let o = &mut out[(r * size + c) * cout..][..cout];
-            o.copy_from_slice(bias);
-            for (tap, q) in window(size, r, c) {
-                let x = &input[q * cin..][..cin];
-                for (ci, &xv) in x.iter().enumerate() {
-                    if xv == 0.0 {
-                        continue;
-                    }
-                    let w = &p[layer.w + (tap * cin + ci) * cout..][..cout];
-                    for (o, w) in o.iter_mut().zip(w) {
-                        *o += xv * w;
+            let mut at = 0;
+            at = conv.blocks::<32>(r, c, o, at);
+            at = conv.blocks::<16>(r, c, o, at);
+            at = conv.blocks::<8>(r, c, o, at);
+            conv.blocks::<1>(r, c, o, at);
+        }
+    }
+}
+
+/// One 3×3 convolution's operands, for [`conv3x3`].
+struct Conv<'a> {
+    weights: &'a [f32],
+    bias: &'a [f32],
+    tap_len: usize,
+    live: &'a [(usize, f32)],
+    starts: &'a [usize],
+    size: usize,
+}
+
+impl Conv<'_> {
+    /// Sums the output channels from `at` on at point `(r, c)` into `o`, `L` at a time, as
+    /// many blocks as fit; returns the first channel not done.
+    fn blocks<const L: usize>(&self, r: usize, c: usize, o: &mut [f32], mut at: usize) -> usize {
+        while at + L <= o.len() {
+            let mut sum = [0.0f32; L];
+            sum.copy_from_slice(&self.bias[at..at + L]);
+            for (tap, q) in window(self.size, r, c) {
+                let w = &self.weights[tap * self.tap_len + at..];
+                for &(row, xv) in &self.live[self.starts[q]..self.starts[q + 1]] {
+                    for (s, w) in sum.iter_mut().zip(&w[row..row + L]) {
+                        *s += xv * w;
                     }
                 }
             }
+            o[at..at + L].copy_from_slice(&sum);
+            at += L;
         }
+        at
     }
 }
 

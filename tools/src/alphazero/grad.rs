@@ -7,7 +7,7 @@
 //! game's outcome for the side to move). `tests::gradients_match_finite_differences` checks
 //! every parameter's gradient against the loss itself.
 
-use games::nn::{masked_softmax, window, Activations, Layer, Net};
+use games::nn::{conv3x3, masked_softmax, window, Activations, Layer, Net};
 
 /// The two parts of a position's loss.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -29,7 +29,7 @@ pub struct Scratch {
     g_trunk: Vec<f32>,
     g_inner: Vec<f32>,
     g_pre: Vec<f32>,
-    transposed: Vec<f32>,
+    conv: ConvScratch,
 }
 
 impl Scratch {
@@ -46,7 +46,7 @@ impl Scratch {
             g_trunk: vec![0.0; n * s.width],
             g_inner: vec![0.0; n * s.width],
             g_pre: vec![0.0; n * s.width],
-            transposed: Vec::new(),
+            conv: ConvScratch::default(),
         }
     }
 }
@@ -147,7 +147,7 @@ pub fn backward(
             &s.g_pre,
             grad,
             Some(&mut s.g_inner),
-            &mut s.transposed,
+            &mut s.conv,
         );
         relu_back(&act.inner[b], &mut s.g_inner);
         conv_back(
@@ -158,7 +158,7 @@ pub fn backward(
             &s.g_inner,
             grad,
             Some(&mut s.g_trunk),
-            &mut s.transposed,
+            &mut s.conv,
         );
     }
     s.g_pre.copy_from_slice(&s.g_trunk);
@@ -171,7 +171,7 @@ pub fn backward(
         &s.g_pre,
         grad,
         None,
-        &mut s.transposed,
+        &mut s.conv,
     );
 
     Loss {
@@ -254,9 +254,15 @@ fn points_back(
 }
 
 /// Backward of a 3×3 same-padding convolution; *adds* the input gradient to `g_in`.
-/// `transposed` is scratch space for the kernel as `[tap][out][in]`, so that the input
-/// gradient is a sum of rows scaled by the output gradients that are not zero (about half
-/// are, below a ReLU), each row added across the input channels at once.
+///
+/// The weight gradient of tap `t`, input `ci`, output `co` is `Σ x[q][ci] · g_out[p][co]`
+/// over the output points `p` whose window holds `q` at tap `t`. For each tap and input
+/// channel the nonzero inputs are listed once with their output points; then blocks of 32
+/// (then 16, 8, 1) outputs sum over that list in registers and are added to `grad` once.
+/// The input gradient is itself a 3×3 convolution of `g_out` (whose ReLU zeros
+/// [`conv3x3`] skips) with the kernel flipped (tap `8 − t`) and transposed
+/// (`[tap][out][in]`), built in `scratch.kernel`.
+// The layer's operands, its gradients and scratch: grouping them would only rename them.
 #[allow(clippy::too_many_arguments)]
 fn conv_back(
     x: &[f32],
@@ -265,56 +271,113 @@ fn conv_back(
     size: usize,
     g_out: &[f32],
     grad: &mut [f32],
-    mut g_in: Option<&mut [f32]>,
-    transposed: &mut Vec<f32>,
+    g_in: Option<&mut [f32]>,
+    scratch: &mut ConvScratch,
 ) {
     let (cin, cout) = (layer.inputs, layer.outputs);
-    if g_in.is_some() {
-        transposed.resize(9 * cin * cout, 0.0);
+    let n = size * size;
+    let s = scratch;
+    for (co, gb) in grad[layer.b..layer.b + cout].iter_mut().enumerate() {
+        *gb += g_out.chunks_exact(cout).map(|g| g[co]).sum::<f32>();
+    }
+    // x's nonzero entries by input channel: (point, value).
+    s.by_channel.clear();
+    s.by_channel.resize(cin, Vec::new());
+    for (q, xs) in x.chunks_exact(cin).enumerate() {
+        for (ci, &xv) in xs.iter().enumerate() {
+            if xv != 0.0 {
+                s.by_channel[ci].push((q, xv));
+            }
+        }
+    }
+    let live: Vec<bool> = g_out
+        .chunks_exact(cout)
+        .map(|g| g.iter().any(|&v| v != 0.0))
+        .collect();
+    for tap in 0..9 {
+        // For each input point, the output point whose window holds it at this tap (if
+        // that output has any gradient), as an offset into g_out.
+        s.target.clear();
+        s.target.resize(n, None);
+        for r in 0..size {
+            for c in 0..size {
+                let pt = r * size + c;
+                if live[pt] {
+                    if let Some((_, q)) = window(size, r, c).find(|&(t, _)| t == tap) {
+                        s.target[q] = Some(pt * cout);
+                    }
+                }
+            }
+        }
+        for ci in 0..cin {
+            s.pairs.clear();
+            let target = &s.target;
+            s.pairs.extend(
+                s.by_channel[ci]
+                    .iter()
+                    .filter_map(|&(q, xv)| Some((target[q]?, xv))),
+            );
+            let row = &mut grad[layer.w + (tap * cin + ci) * cout..][..cout];
+            let mut at = 0;
+            at = weight_blocks::<32>(&s.pairs, g_out, row, at);
+            at = weight_blocks::<16>(&s.pairs, g_out, row, at);
+            at = weight_blocks::<8>(&s.pairs, g_out, row, at);
+            weight_blocks::<1>(&s.pairs, g_out, row, at);
+        }
+    }
+    if let Some(g_in) = g_in {
+        s.kernel.resize(9 * cin * cout, 0.0);
         for tap in 0..9 {
             for ci in 0..cin {
-                for co in 0..cout {
-                    transposed[(tap * cout + co) * cin + ci] =
-                        p[layer.w + (tap * cin + ci) * cout + co];
+                let w = &p[layer.w + (tap * cin + ci) * cout..][..cout];
+                for (co, &w) in w.iter().enumerate() {
+                    s.kernel[((8 - tap) * cout + co) * cin + ci] = w;
                 }
             }
         }
-    }
-    let mut live = Vec::with_capacity(cout);
-    for r in 0..size {
-        for c in 0..size {
-            let go = &g_out[(r * size + c) * cout..][..cout];
-            live.clear();
-            live.extend((0..cout).filter(|&co| go[co] != 0.0));
-            if live.is_empty() {
-                continue;
-            }
-            for (gb, g) in grad[layer.b..layer.b + cout].iter_mut().zip(go) {
-                *gb += g;
-            }
-            for (tap, q) in window(size, r, c) {
-                for ci in 0..cin {
-                    let xv = x[q * cin + ci];
-                    if xv != 0.0 {
-                        let at = layer.w + (tap * cin + ci) * cout;
-                        for (gw, g) in grad[at..at + cout].iter_mut().zip(go) {
-                            *gw += xv * g;
-                        }
-                    }
-                }
-                if let Some(g_in) = g_in.as_deref_mut() {
-                    let gi = &mut g_in[q * cin..][..cin];
-                    for &co in &live {
-                        let g = go[co];
-                        let w = &transposed[(tap * cout + co) * cin..][..cin];
-                        for (gi, w) in gi.iter_mut().zip(w) {
-                            *gi += g * w;
-                        }
-                    }
-                }
-            }
+        s.zeros.clear();
+        s.zeros.resize(cin, 0.0);
+        s.sum.resize(n * cin, 0.0);
+        conv3x3(g_out, &s.kernel, &s.zeros, size, &mut s.sum);
+        for (g, v) in g_in.iter_mut().zip(&s.sum) {
+            *g += v;
         }
     }
+}
+
+/// Adds to `row` (one tap's and input channel's weight gradients) from output `at` on,
+/// `L` outputs at a time, as many blocks as fit, the sum over `pairs` (an output point's
+/// offset in `g_out`, the input's value); returns the first output not done.
+fn weight_blocks<const L: usize>(
+    pairs: &[(usize, f32)],
+    g_out: &[f32],
+    row: &mut [f32],
+    mut at: usize,
+) -> usize {
+    while at + L <= row.len() {
+        let mut sum = [0.0f32; L];
+        for &(o, xv) in pairs {
+            for (s, g) in sum.iter_mut().zip(&g_out[o + at..o + at + L]) {
+                *s += xv * g;
+            }
+        }
+        for (r, s) in row[at..at + L].iter_mut().zip(&sum) {
+            *r += s;
+        }
+        at += L;
+    }
+    at
+}
+
+/// Scratch space of [`conv_back`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct ConvScratch {
+    by_channel: Vec<Vec<(usize, f32)>>,
+    target: Vec<Option<usize>>,
+    pairs: Vec<(usize, f32)>,
+    kernel: Vec<f32>,
+    zeros: Vec<f32>,
+    sum: Vec<f32>,
 }
 
 #[cfg(test)]
