@@ -710,23 +710,22 @@ const fn build_rays() -> [[u64; 8]; 64] {
 pub(crate) fn flips(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
     let mut flipped = 0;
+    // No branches: whether a line flips is as good as random, and a mispredicted branch
+    // costs more than computing both outcomes. `all(x)` is every bit when `x` is not 0.
+    let all = |x: u64| (u64::from(x != 0)).wrapping_neg();
     for &ray in &rays[..4] {
         let stops = ray & !o;
         // Along these rays bit indices grow, so the nearest stop is the lowest bit.
         let first = stops & stops.wrapping_neg();
-        if first & p != 0 {
-            flipped |= ray & (first - 1);
-        }
+        flipped |= ray & first.wrapping_sub(1) & all(first & p);
     }
     for &ray in &rays[4..] {
         let stops = ray & !o;
         // Indices shrink along these rays: the nearest stop is the highest bit. `| 1` keeps
         // the shift defined when there is no stop; bit 0 then either lies off this ray or
-        // holds an opponent disc, and the test below fails either way.
+        // holds an opponent disc, and the test fails either way.
         let first = 1u64 << (63 - (stops | 1).leading_zeros());
-        if first & p & ray != 0 {
-            flipped |= ray & !((first << 1) - 1);
-        }
+        flipped |= ray & !((first << 1).wrapping_sub(1)) & all(first & p & ray);
     }
     flipped
 }
