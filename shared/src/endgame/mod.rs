@@ -8,8 +8,9 @@
 //!
 //! The search is negamax alpha-beta on bitboards:
 //! - a transposition table of fixed size (`2^bits` entries, each the position itself, so a
-//!   hit is never a false one, with lower and upper bounds and the best move), replacing the
-//!   entry that stands for fewer empty squares;
+//!   hit is never a false one, with lower and upper bounds and the best move) in buckets of
+//!   two: one entry keeps the position that stands for the most empty squares, the other
+//!   the newest;
 //! - principal-variation search: the first move with the full window, the others with a
 //!   null window, searched again only if they beat it;
 //! - move ordering: the table's move first (searched before the other moves are even
@@ -682,25 +683,49 @@ impl Solver {
         }
     }
 
-    fn slot(&self, p: u64, o: u64) -> usize {
+    /// The first of the two entries where `p`, `o` may be stored (an even index).
+    fn bucket(&self, p: u64, o: u64) -> usize {
         let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(29);
-        (h >> self.shift) as usize
+        (h >> self.shift) as usize & !1
     }
 
+    /// The table's entry for `p`, `o`, if it has one.
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let b = self.bucket(p, o);
+        self.table[b..b + 2]
+            .iter()
+            .find(|e| e.p == p && e.o == o)
+            .copied()
+    }
+
+    /// Stores bounds for `p`, `o`. Each position has a bucket of two entries: the first
+    /// keeps the one that stands for the most work (the most empty squares), the second
+    /// the newest of the others, so that a deep entry is never pushed out by the many
+    /// shallow ones and a shallow one still finds room.
     fn store(&mut self, p: u64, o: u64, empties: u32, lower: i32, upper: i32, best: u8) {
         if self.stopped {
             // A search cut short proves nothing.
             return;
         }
-        let slot = self.slot(p, o);
-        let old = self.table[slot];
-        let same = old.p == p && old.o == o;
-        // Keep the entry that stands for more work unless it is this position's own.
-        if !same && u32::from(old.empties) > empties && old.p | old.o != 0 {
-            return;
-        }
+        let b = self.bucket(p, o);
         let sure = self.sure();
+        let at = if let Some(i) = (b..b + 2).find(|&i| self.table[i].p == p && self.table[i].o == o)
+        {
+            i
+        } else {
+            let deep = self.table[b];
+            if deep.p | deep.o == 0 || u32::from(deep.empties) <= empties {
+                // The first entry's position moves to the second.
+                self.table[b + 1] = deep;
+                self.table[b] = Entry::default();
+                b
+            } else {
+                b + 1
+            }
+        };
+        let old = self.table[at];
+        let same = old.p == p && old.o == o;
         if same && old.sure > sure {
             // Surer bounds already: this pass has nothing to add.
             return;
@@ -713,7 +738,7 @@ impl Solver {
         } else {
             (lower, upper)
         };
-        self.table[slot] = Entry {
+        self.table[at] = Entry {
             p,
             o,
             lower: lower as i8,
@@ -734,8 +759,7 @@ impl Solver {
         self.count_node();
         let (mut alpha, mut beta) = (alpha, beta);
         let mut first = NO_MOVE;
-        let slot = self.slot(p, o);
-        let e = self.table[slot];
+        let e = self.probe(p, o).unwrap_or_default();
         let selective = self.probcut.is_some();
         let sure = self.sure();
         let trusted = move |e: &Entry| e.sure >= sure;
@@ -873,9 +897,10 @@ impl Solver {
         if n >= ETC_FROM {
             for &(_, sq, f) in list.iter() {
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
-                let c = self.table[self.slot(np, no)];
-                if c.p == np && c.o == no && trusted(&c) && -i32::from(c.upper) >= beta {
-                    return -i32::from(c.upper);
+                if let Some(c) = self.probe(np, no) {
+                    if trusted(&c) && -i32::from(c.upper) >= beta {
+                        return -i32::from(c.upper);
+                    }
                 }
             }
         }
