@@ -31,7 +31,7 @@ mod weights;
 
 pub use encode::{symmetry, Encode, Inference, PLANES};
 pub use net::{
-    conv3x3, masked_softmax, window, Activations, Layer, Layout, Net, Shape, ShapeError,
+    conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
     MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_WIDTH,
 };
 pub use weights::{fnv1a, WeightsError, MAGIC, VERSION};
@@ -239,7 +239,7 @@ mod tests {
             let w: Vec<f32> = (0..9 * cin * cout).map(|_| value(0.0)).collect();
             let bias: Vec<f32> = (0..cout).map(|_| value(0.0)).collect();
             let mut out = vec![f32::NAN; size * size * cout];
-            conv3x3(&input, &w, &bias, size, &mut out);
+            conv3x3(&input, &w, &bias, size, &mut out, &mut ConvLists::default());
             let plain = plain_conv3x3(&input, &w, &bias, size);
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&out), bits(&plain), "{size}x{size}, {cin} -> {cout}");

@@ -189,6 +189,8 @@ pub struct Activations {
     pub hidden: Vec<f32>,
     /// The value for the side to move.
     pub value: f32,
+    /// The convolutions' lists of nonzero inputs.
+    lists: ConvLists,
 }
 
 impl Activations {
@@ -205,6 +207,7 @@ impl Activations {
             value_features: vec![0.0; n],
             hidden: vec![0.0; shape.hidden],
             value: 0.0,
+            lists: ConvLists::default(),
         }
     }
 }
@@ -297,6 +300,7 @@ impl Net {
             biases(p, &l.stem),
             s,
             &mut act.trunk[0],
+            &mut act.lists,
         );
         relu(&mut act.trunk[0]);
         for (b, block) in l.blocks.iter().enumerate() {
@@ -308,6 +312,7 @@ impl Net {
                 biases(p, &block[0]),
                 s,
                 &mut act.inner[b],
+                &mut act.lists,
             );
             relu(&mut act.inner[b]);
             let next = &mut after[0];
@@ -317,6 +322,7 @@ impl Net {
                 biases(p, &block[1]),
                 s,
                 next,
+                &mut act.lists,
             );
             for (o, x) in next.iter_mut().zip(h) {
                 *o += x;
@@ -398,7 +404,14 @@ fn biases<'a>(p: &'a [f32], layer: &Layer) -> &'a [f32] {
 /// # Panics
 ///
 /// If the slices' lengths do not fit `size` and each other.
-pub fn conv3x3(input: &[f32], weights: &[f32], bias: &[f32], size: usize, out: &mut [f32]) {
+pub fn conv3x3(
+    input: &[f32],
+    weights: &[f32],
+    bias: &[f32],
+    size: usize,
+    out: &mut [f32],
+    lists: &mut ConvLists,
+) {
     let n = size * size;
     let cout = bias.len();
     let cin = weights.len() / (9 * cout.max(1));
@@ -409,9 +422,9 @@ pub fn conv3x3(input: &[f32], weights: &[f32], bias: &[f32], size: usize, out: &
             && out.len() == n * cout,
         "conv3x3: slices do not fit a {size}x{size} board with {cin} in and {cout} out"
     );
-    // live[starts[q]..starts[q + 1]]: point q's nonzero inputs as (ci · cout, x).
-    let mut live: Vec<(usize, f32)> = Vec::with_capacity(n * cin);
-    let mut starts = Vec::with_capacity(n + 1);
+    let ConvLists { live, starts } = lists;
+    live.clear();
+    starts.clear();
     starts.push(0);
     for x in input.chunks_exact(cin) {
         for (ci, &xv) in x.iter().enumerate() {
@@ -425,8 +438,8 @@ pub fn conv3x3(input: &[f32], weights: &[f32], bias: &[f32], size: usize, out: &
         weights,
         bias,
         tap_len: cin * cout,
-        live: &live,
-        starts: &starts,
+        live,
+        starts,
         size,
     };
     for r in 0..size {
@@ -439,6 +452,15 @@ pub fn conv3x3(input: &[f32], weights: &[f32], bias: &[f32], size: usize, out: &
             conv.blocks::<1>(r, c, o, at);
         }
     }
+}
+
+/// Scratch space of [`conv3x3`], kept between calls so that they allocate nothing: each
+/// input point's nonzero channels, `live[starts[q]..starts[q + 1]]` for point `q`, as
+/// (channel · outputs, value).
+#[derive(Clone, Debug, Default)]
+pub struct ConvLists {
+    live: Vec<(usize, f32)>,
+    starts: Vec<usize>,
 }
 
 /// One 3×3 convolution's operands, for [`conv3x3`].

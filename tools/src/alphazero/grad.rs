@@ -7,7 +7,7 @@
 //! game's outcome for the side to move). `tests::gradients_match_finite_differences` checks
 //! every parameter's gradient against the loss itself.
 
-use games::nn::{conv3x3, masked_softmax, window, Activations, Layer, Net};
+use games::nn::{conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Net};
 
 /// The two parts of a position's loss.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -281,8 +281,8 @@ fn conv_back(
         *gb += g_out.chunks_exact(cout).map(|g| g[co]).sum::<f32>();
     }
     // x's nonzero entries by input channel: (point, value).
-    s.by_channel.clear();
     s.by_channel.resize(cin, Vec::new());
+    s.by_channel.iter_mut().for_each(Vec::clear);
     for (q, xs) in x.chunks_exact(cin).enumerate() {
         for (ci, &xv) in xs.iter().enumerate() {
             if xv != 0.0 {
@@ -290,10 +290,12 @@ fn conv_back(
             }
         }
     }
-    let live: Vec<bool> = g_out
-        .chunks_exact(cout)
-        .map(|g| g.iter().any(|&v| v != 0.0))
-        .collect();
+    s.live.clear();
+    s.live.extend(
+        g_out
+            .chunks_exact(cout)
+            .map(|g| g.iter().any(|&v| v != 0.0)),
+    );
     for tap in 0..9 {
         // For each input point, the output point whose window holds it at this tap (if
         // that output has any gradient), as an offset into g_out.
@@ -302,7 +304,7 @@ fn conv_back(
         for r in 0..size {
             for c in 0..size {
                 let pt = r * size + c;
-                if live[pt] {
+                if s.live[pt] {
                     if let Some((_, q)) = window(size, r, c).find(|&(t, _)| t == tap) {
                         s.target[q] = Some(pt * cout);
                     }
@@ -338,7 +340,7 @@ fn conv_back(
         s.zeros.clear();
         s.zeros.resize(cin, 0.0);
         s.sum.resize(n * cin, 0.0);
-        conv3x3(g_out, &s.kernel, &s.zeros, size, &mut s.sum);
+        conv3x3(g_out, &s.kernel, &s.zeros, size, &mut s.sum, &mut s.lists);
         for (g, v) in g_in.iter_mut().zip(&s.sum) {
             *g += v;
         }
@@ -373,11 +375,13 @@ fn weight_blocks<const L: usize>(
 #[derive(Clone, Debug, Default)]
 pub(super) struct ConvScratch {
     by_channel: Vec<Vec<(usize, f32)>>,
+    live: Vec<bool>,
     target: Vec<Option<usize>>,
     pairs: Vec<(usize, f32)>,
     kernel: Vec<f32>,
     zeros: Vec<f32>,
     sum: Vec<f32>,
+    lists: ConvLists,
 }
 
 #[cfg(test)]
