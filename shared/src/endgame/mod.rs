@@ -710,20 +710,18 @@ impl Solver {
         }
         let b = self.bucket(p, o);
         let sure = self.sure();
-        let at = if let Some(i) = (b..b + 2).find(|&i| self.table[i].p == p && self.table[i].o == o)
-        {
-            i
-        } else {
+        let own = (b..b + 2).find(|&i| self.table[i].p == p && self.table[i].o == o);
+        let at = own.unwrap_or_else(|| {
             let deep = self.table[b];
-            if deep.p | deep.o == 0 || u32::from(deep.empties) <= empties {
-                // The first entry's position moves to the second.
-                self.table[b + 1] = deep;
-                self.table[b] = Entry::default();
-                b
-            } else {
+            if u32::from(deep.empties) > empties {
                 b + 1
+            } else {
+                // At least as deep: this position takes the first entry, whose own moves
+                // to the second. (An empty first entry has an empty second one.)
+                self.table[b + 1] = deep;
+                b
             }
-        };
+        });
         let old = self.table[at];
         let same = old.p == p && old.o == o;
         if same && old.sure > sure {
@@ -759,22 +757,21 @@ impl Solver {
         self.count_node();
         let (mut alpha, mut beta) = (alpha, beta);
         let mut first = NO_MOVE;
-        let e = self.probe(p, o).unwrap_or_default();
         let selective = self.probcut.is_some();
         let sure = self.sure();
         let trusted = move |e: &Entry| e.sure >= sure;
-        if e.p == p && e.o == o && trusted(&e) {
-            let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
-            if lo >= beta || lo == hi {
-                return lo;
+        if let Some(e) = self.probe(p, o) {
+            if trusted(&e) {
+                let (lo, hi) = (i32::from(e.lower), i32::from(e.upper));
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
             }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-        }
-        if e.p == p && e.o == o {
             first = e.best;
         }
         // Stability cutoff: the opponent keeps its stable discs, so we score at most every
