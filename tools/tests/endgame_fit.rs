@@ -83,13 +83,27 @@ fn generated_labels_are_exact_and_a_fitted_file_keeps_the_solver_exact() {
     assert_eq!(err.lines().filter(|l| l.starts_with("epoch ")).count(), 3);
     let patterns = Patterns::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
     assert_eq!(patterns.size(), 6);
+    // Format 2 records the held-out error the fit printed last, as the probcut unit.
+    let last = err.lines().rfind(|l| l.starts_with("epoch ")).unwrap();
+    let held: f32 = last
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let recorded = patterns.error().expect("format 2 records the error");
+    assert!((recorded - held).abs() < 0.01, "{recorded} {last}");
     assert!(
         patterns.weights().iter().any(|&x| x != 0.0),
         "nothing was fitted"
     );
 
     // othello_solve with it: the same exact score as without.
-    let position = "6\n......\n.BBBW.\n.WWBB.\n.WBBW.\n..WBW.\n......\nW\n";
+    // 20 empties: the selective passes (from 19) run, with the fit's error as their unit.
+    let position = "6\n......\n.BBBW.\n.WBWB.\n.WBBW.\n.WBBW.\n..B...\nW\n";
     let solve = |args: &[&str]| {
         let out = testkit::run_ok(
             Path::new(env!("CARGO_BIN_EXE_othello_solve")),

@@ -4,7 +4,10 @@
 //! the opponent's), per game stage, plus a weight on mobility and a bias.
 //!
 //! The patterns, for an `n`×`n` board: the rows 1 to ⌊n/2⌋ counted from the edge (the edge
-//! itself first), the 3×3 corner, and the diagonals of length `n` down to 4. Every pattern
+//! itself first), the 3×3 corner, and the diagonals of length `n` down to 4; from format
+//! version 2 on also the edge with its two X-squares (the edge row, then (1, 1) and
+//! (1, n − 2)) and, from 6×6 up, the 2×5 corner (the first five squares of rows 1 and 2),
+//! the two patterns Edax and Zebra add for the edges and corners. Every pattern
 //! is read in all 8 orientations of the board (so the evaluation of a position and of its
 //! mirror images is the same) with one weight table shared by them. A configuration's index
 //! is base 3, first square most significant: 0 empty, 1 the mover's disc, 2 the
@@ -19,12 +22,14 @@
 //! ```text
 //! offset  bytes  field
 //!      0      8  magic "GAMESPAT"
-//!      8      4  format version, u32 (1)
+//!      8      4  format version, u32 (1 or 2: the pattern sets above)
 //!     12      4  board size (4, 6 or 8)
 //!     16      4  stages
 //!     20      4  empty squares per stage
 //!     24      4  weights per stage (must equal what the size implies)
-//!     28   4·count  weights, f32 little-endian: stage by stage, the patterns in the order
+//!     28      4  (version 2 only) the fit's rms error on held-out positions, in discs,
+//!                f32: the solver's probcut margins are counted in it (0 < error ≤ 64)
+//!  28/32  4·count  weights, f32 little-endian: stage by stage, the patterns in the order
 //!                   above with 3^squares entries each, then mobility, then the bias
 //!    end      8  FNV-1a 64 of every byte before it, little-endian
 //! ```
@@ -39,15 +44,16 @@ use std::fmt;
 
 /// The first eight bytes of a patterns file.
 pub const MAGIC: [u8; 8] = *b"GAMESPAT";
-/// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this code writes (it reads 1 too).
+pub const VERSION: u32 = 2;
 /// Most stages a file may hold.
 pub const MAX_STAGES: usize = 64;
+/// The header's bytes in format 1; format 2 adds the error.
 const HEADER: usize = 28;
 const CHECKSUM: usize = 8;
 
 /// Why a patterns file was refused, or a shape asked for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EvalError {
     /// Fewer bytes than a header and checksum.
     TooShort(usize),
@@ -77,6 +83,8 @@ pub enum EvalError {
     Checksum,
     /// A weight is NaN or infinite.
     NotFinite(usize),
+    /// The error field is not a number in 0 < error ≤ 64.
+    Error(f32),
 }
 
 impl fmt::Display for EvalError {
@@ -84,7 +92,9 @@ impl fmt::Display for EvalError {
         match self {
             EvalError::TooShort(n) => write!(f, "{n} bytes are too few for a patterns file"),
             EvalError::Magic => write!(f, "not a patterns file (no GAMESPAT magic)"),
-            EvalError::Version(v) => write!(f, "format version {v}, this program reads {VERSION}"),
+            EvalError::Version(v) => {
+                write!(f, "format version {v}, this program reads 1 to {VERSION}")
+            }
             EvalError::Size(n) => write!(f, "board size {n} is not 4, 6 or 8"),
             EvalError::Stages(s, w) => write!(
                 f,
@@ -100,6 +110,7 @@ impl fmt::Display for EvalError {
             ),
             EvalError::Checksum => write!(f, "the checksum does not match (a damaged file)"),
             EvalError::NotFinite(i) => write!(f, "weight {i} is not a finite number"),
+            EvalError::Error(e) => write!(f, "the fit's error {e} is not in 0 < error <= 64"),
         }
     }
 }
@@ -110,6 +121,8 @@ impl std::error::Error for EvalError {}
 #[derive(Clone, Debug, PartialEq)]
 pub struct Patterns {
     size: usize,
+    /// The format version, which fixes the pattern set.
+    version: u32,
     /// The board's squares.
     mask: u64,
     stages: usize,
@@ -125,6 +138,8 @@ pub struct Patterns {
     /// (bit `i` the `i`th square, the first most significant), each counted as 1.
     digits: Vec<Vec<u16>>,
     per_stage: usize,
+    /// The fit's held-out rms error, in discs (format 2; `None` in format 1).
+    error: Option<f32>,
     weights: Vec<f32>,
 }
 
@@ -138,6 +153,10 @@ enum Kind {
     Corner,
     /// The diagonal of `len` squares (i, n − len + i).
     Diagonal(u8),
+    /// The edge row (0, 0) … (0, n − 1), then the X-squares (1, 1) and (1, n − 2).
+    EdgeX,
+    /// The 2×5 corner: (0, 0) … (0, 4), then (1, 0) … (1, 4).
+    Corner2x5,
 }
 
 /// One pattern instance for the fast reading: its table's offset within a stage, its
@@ -150,9 +169,9 @@ struct Reader {
     len: u8,
 }
 
-/// The patterns of an `n`×`n` board, each as squares (row, column) in one orientation,
-/// with how to gather them.
-fn shapes(n: usize) -> Vec<(Kind, Vec<(usize, usize)>)> {
+/// The patterns of an `n`×`n` board in format `version`, each as squares (row, column) in
+/// one orientation, with how to gather them.
+fn shapes(n: usize, version: u32) -> Vec<(Kind, Vec<(usize, usize)>)> {
     let mut shapes: Vec<(Kind, Vec<(usize, usize)>)> = (0..n / 2)
         .map(|r| (Kind::Row(r as u8), (0..n).map(|c| (r, c)).collect()))
         .collect();
@@ -162,6 +181,14 @@ fn shapes(n: usize) -> Vec<(Kind, Vec<(usize, usize)>)> {
             Kind::Diagonal(len as u8),
             (0..len).map(|i| (i, n - len + i)).collect(),
         ));
+    }
+    if version >= 2 {
+        let mut edge: Vec<(usize, usize)> = (0..n).map(|c| (0, c)).collect();
+        edge.extend([(1, 1), (1, n - 2)]);
+        shapes.push((Kind::EdgeX, edge));
+        if n >= 6 {
+            shapes.push((Kind::Corner2x5, (0..10).map(|i| (i / 5, i % 5)).collect()));
+        }
     }
     shapes
 }
@@ -184,6 +211,11 @@ impl Kind {
                 let on = (board >> (n - len)) & DIAGONAL & (u64::MAX >> (63 - 9 * (len - 1)));
                 (on.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
             }
+            Kind::EdgeX => {
+                let x = ((board >> 9) & 1) | ((board >> (5 + n)) & 2);
+                ((board & ((1 << n) - 1)) | (x << n)) as usize
+            }
+            Kind::Corner2x5 => ((board & 0x1f) | ((board >> 3) & 0x3e0)) as usize,
         }
     }
 }
@@ -252,12 +284,29 @@ fn index(squares: &[u8], p: u64, o: u64) -> usize {
 
 impl Patterns {
     /// All-zero weights for an `size`×`size` board with `stages` stages of `stage_width`
-    /// empty squares each.
+    /// empty squares each, with the patterns of format [`VERSION`].
     ///
     /// # Errors
     ///
     /// A size other than 4, 6 or 8, or stages outside the limits.
     pub fn zeros(size: usize, stages: usize, stage_width: usize) -> Result<Patterns, EvalError> {
+        Patterns::zeros_in(VERSION, size, stages, stage_width)
+    }
+
+    /// [`Patterns::zeros`] with the pattern set of format `version` (1 or 2).
+    ///
+    /// # Errors
+    ///
+    /// Another version, a size other than 4, 6 or 8, or stages outside the limits.
+    pub fn zeros_in(
+        version: u32,
+        size: usize,
+        stages: usize,
+        stage_width: usize,
+    ) -> Result<Patterns, EvalError> {
+        if !(1..=VERSION).contains(&version) {
+            return Err(EvalError::Version(version));
+        }
         if ![4, 6, 8].contains(&size) {
             return Err(EvalError::Size(size as u32));
         }
@@ -267,7 +316,7 @@ impl Patterns {
         let mut instances = Vec::new();
         let mut readers = Vec::new();
         let mut offset = 0;
-        for (kind, shape) in shapes(size) {
+        for (kind, shape) in shapes(size, version) {
             let mut seen: Vec<Vec<u8>> = Vec::new();
             for t in 0..8 {
                 let squares: Vec<u8> = shape
@@ -290,7 +339,7 @@ impl Patterns {
             instances.extend(seen.into_iter().map(|s| (offset, s)));
             offset += 3usize.pow(shape.len() as u32);
         }
-        let digits = (0..=9u32)
+        let digits = (0..=10u32)
             .map(|len| {
                 (0..1usize << len)
                     .map(|m| {
@@ -305,6 +354,7 @@ impl Patterns {
         let per_stage = offset + 2;
         Ok(Patterns {
             size,
+            version,
             mask: board_mask(size as u8),
             stages,
             stage_width,
@@ -312,6 +362,7 @@ impl Patterns {
             readers,
             digits,
             per_stage,
+            error: None,
             weights: vec![0.0; stages * per_stage],
         })
     }
@@ -319,6 +370,42 @@ impl Patterns {
     /// The board size.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The format version, which fixes the pattern set.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The fit's rms error on held-out positions, in discs, when the file records it
+    /// (format 2 does): the unit of the solver's probcut margins.
+    pub fn error(&self) -> Option<f32> {
+        self.error
+    }
+
+    /// Records the fit's held-out error (format 2 writes it; it must be in 0 < e ≤ 64).
+    ///
+    /// # Errors
+    ///
+    /// [`EvalError::Error`] outside that range, [`EvalError::Version`] in format 1.
+    pub fn set_error(&mut self, error: f32) -> Result<(), EvalError> {
+        if self.version < 2 {
+            return Err(EvalError::Version(self.version));
+        }
+        if !(error > 0.0 && error <= 64.0) {
+            return Err(EvalError::Error(error));
+        }
+        self.error = Some(error);
+        Ok(())
+    }
+
+    /// The header's length in this format.
+    fn header(version: u32) -> usize {
+        if version >= 2 {
+            HEADER + 4
+        } else {
+            HEADER
+        }
     }
 
     /// The number of stages.
@@ -424,16 +511,21 @@ impl Patterns {
 
     /// The file's bytes (format in the module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 4 * self.weights.len() + CHECKSUM);
+        let mut out =
+            Vec::with_capacity(Patterns::header(self.version) + 4 * self.weights.len() + CHECKSUM);
         out.extend_from_slice(&MAGIC);
         for v in [
-            VERSION,
+            self.version,
             self.size as u32,
             self.stages as u32,
             self.stage_width as u32,
             self.per_stage as u32,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if self.version >= 2 {
+            // A file fitted without a held-out set says 64: probcut then cuts little.
+            out.extend_from_slice(&self.error.unwrap_or(64.0).to_le_bytes());
         }
         for w in &self.weights {
             out.extend_from_slice(&w.to_le_bytes());
@@ -460,22 +552,24 @@ impl Patterns {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let version = word(0);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(EvalError::Version(version));
         }
         let (size, stages, width, count) = (word(1), word(2), word(3), word(4));
         if ![4, 6, 8].contains(&size) {
             return Err(EvalError::Size(size));
         }
-        let mut patterns = Patterns::zeros(size as usize, stages as usize, width as usize)
-            .map_err(|_| EvalError::Stages(stages, width))?;
+        let mut patterns =
+            Patterns::zeros_in(version, size as usize, stages as usize, width as usize)
+                .map_err(|_| EvalError::Stages(stages, width))?;
         if count as usize != patterns.per_stage {
             return Err(EvalError::Count {
                 expected: patterns.per_stage,
                 found: count as usize,
             });
         }
-        let expected = HEADER + 4 * patterns.weights.len() + CHECKSUM;
+        let header = Patterns::header(version);
+        let expected = header + 4 * patterns.weights.len() + CHECKSUM;
         if bytes.len() != expected {
             return Err(EvalError::Length {
                 expected,
@@ -491,13 +585,17 @@ impl Patterns {
         for (i, (w, b)) in patterns
             .weights
             .iter_mut()
-            .zip(body[HEADER..].chunks_exact(4))
+            .zip(body[header..].chunks_exact(4))
             .enumerate()
         {
             *w = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             if !w.is_finite() {
                 return Err(EvalError::NotFinite(i));
             }
+        }
+        if version >= 2 {
+            let error = f32::from_le_bytes([body[28], body[29], body[30], body[31]]);
+            patterns.set_error(error)?;
         }
         Ok(patterns)
     }
@@ -509,7 +607,11 @@ mod tests {
     use crate::rng::Rng;
 
     fn random(size: usize, seed: u64) -> Patterns {
-        let mut patterns = Patterns::zeros(size, 5, 4).expect("a valid shape");
+        random_in(VERSION, size, seed)
+    }
+
+    fn random_in(version: u32, size: usize, seed: u64) -> Patterns {
+        let mut patterns = Patterns::zeros_in(version, size, 5, 4).expect("a valid shape");
         let mut rng = Rng::new(seed);
         for w in patterns.weights_mut() {
             *w = rng.below(2001) as f32 / 100.0 - 10.0;
@@ -572,8 +674,8 @@ mod tests {
 
     #[test]
     fn the_fast_reading_gives_every_instance_the_index_of_reading_it_square_by_square() {
-        for size in [4, 6, 8] {
-            let patterns = random(size, 5);
+        for (version, size) in (1..=VERSION).flat_map(|v| [(v, 4), (v, 6), (v, 8)]) {
+            let patterns = random_in(version, size, 5);
             assert_eq!(patterns.readers.len(), patterns.instances.len());
             let mut rng = Rng::new(6);
             let mut active = Vec::new();
@@ -593,14 +695,14 @@ mod tests {
                     .iter()
                     .map(|(offset, squares)| (offset + index(squares, p, o)) as u32)
                     .collect();
-                assert_eq!(active, plain, "{size}: {p:#x} {o:#x}");
+                assert_eq!(active, plain, "{version} {size}: {p:#x} {o:#x}");
             }
         }
     }
 
     #[test]
     fn eight_by_eight_has_the_patterns_the_docs_list() {
-        let patterns = Patterns::zeros(8, 1, 64).unwrap();
+        let patterns = Patterns::zeros_in(1, 8, 1, 64).unwrap();
         // Rows 1-4 (3^8 each), the 3x3 corner, diagonals of 8 down to 4 squares; then
         // mobility and the bias.
         let tables = 4 * 6561 + 19683 + 6561 + 2187 + 729 + 243 + 81;
@@ -608,13 +710,24 @@ mod tests {
         // 8 orientations of each row and corner, 4 of the long diagonal, 8 of the others.
         assert_eq!(patterns.instances.len(), 4 * 8 + 8 + 4 + 4 * 8);
         assert_eq!(patterns.stage(60), 0);
+        // Version 2 adds the edge with its X-squares and the 2x5 corner, 8 of each.
+        let two = Patterns::zeros_in(2, 8, 1, 64).unwrap();
+        assert_eq!(two.per_stage(), tables + 2 * 59049 + 2);
+        assert_eq!(two.instances.len(), patterns.instances.len() + 16);
+        // 4x4 has no room for the 2x5 corner: the edge with X-squares is 6 squares.
+        let small = Patterns::zeros_in(2, 4, 1, 64).unwrap();
+        let small_one = Patterns::zeros_in(1, 4, 1, 64).unwrap();
+        assert_eq!(small.per_stage(), small_one.per_stage() + 729);
     }
 
     #[test]
     fn a_file_round_trips_and_every_damage_is_refused() {
-        let patterns = random(6, 9);
+        let mut patterns = random(6, 9);
+        patterns.set_error(7.25).unwrap();
         let bytes = patterns.to_bytes();
         assert_eq!(Patterns::from_bytes(&bytes).as_ref(), Ok(&patterns));
+        let old = random_in(1, 6, 9);
+        assert_eq!(Patterns::from_bytes(&old.to_bytes()).as_ref(), Ok(&old));
         let damaged = |f: &dyn Fn(&mut Vec<u8>)| {
             let mut b = bytes.clone();
             f(&mut b);
@@ -639,6 +752,23 @@ mod tests {
         ));
         assert!(matches!(damaged(&|b| b.push(0)), EvalError::Length { .. }));
         assert_eq!(damaged(&|b| b[100] ^= 1), EvalError::Checksum);
+        // An error field out of range, with a checksum that matches it.
+        let mut wild = random(6, 9);
+        wild.error = Some(-1.0);
+        assert_eq!(
+            Patterns::from_bytes(&wild.to_bytes()),
+            Err(EvalError::Error(-1.0))
+        );
+        for e in [f32::NAN, 0.0, 65.0, f32::INFINITY] {
+            assert!(matches!(
+                patterns.clone().set_error(e),
+                Err(EvalError::Error(_))
+            ));
+        }
+        assert_eq!(
+            random_in(1, 6, 9).set_error(5.0),
+            Err(EvalError::Version(1))
+        );
         // A NaN with a checksum that matches it.
         let mut nan = random(6, 9);
         nan.weights_mut()[5] = f32::NAN;

@@ -655,12 +655,14 @@ impl Solver {
     /// say 0.43–0.73 and 7.7–10.1, but the 8×8 model searched fewer nodes there (6×6
     /// positions of 24 and 26 empties: 20.1 and 53.7 M nodes, against 23.5 and 59.1 M with
     /// 0.6 and 8.5), so every size takes it. The patterns are fitted in discs and read in
-    /// eighths; the error is their fit's on held-out positions, rounded up (8×8 9.9, 6×6
-    /// 7.1).
+    /// eighths; the error is their fit's on held-out positions, as the file records it
+    /// (format 2), or for a format-1 file that of the files this was measured with,
+    /// rounded up (8×8 9.9, 6×6 7.1).
     fn probcut_model(&self) -> (f32, f32) {
         if self.use_eval {
             let eight = self.mask.count_ones() == 64;
-            (0.125, if eight { 10.0 } else { 7.5 })
+            let recorded = self.eval.as_ref().and_then(|e| e.error());
+            (0.125, recorded.unwrap_or(if eight { 10.0 } else { 7.5 }))
         } else {
             (0.7, 13.0)
         }

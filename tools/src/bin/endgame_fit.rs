@@ -7,7 +7,7 @@
 
 use games::endgame::eval::Patterns;
 use games::endgame::Solver;
-use games::othello::Move;
+use games::othello::{Board, Move};
 use games::rng::Rng;
 use games::search::Game;
 use std::collections::HashSet;
@@ -23,8 +23,9 @@ endgame_fit: Othello positions labelled with their exact score by the endgame so
 the pattern evaluation fitted to them by least squares (the solver's move ordering).
 
 usage: endgame_fit generate --out FILE [--size N] [--count N] [--empties A..B] [--seed N]
+                            [--play EVAL]
        endgame_fit fit --data FILE --out FILE [--stages N] [--width N] [--epochs N]
-                       [--lr X] [--l2 X] [--seed N]
+                       [--lr X] [--l2 X] [--seed N] [--format N]
        endgame_fit probcut --data FILE [--eval FILE]
 
 generate: plays --count games (default 2000) from the start between random, greedy and mixed
@@ -33,13 +34,18 @@ generate: plays --count games (default 2000) from the start between random, gree
   (perfect play keeps the score, so they are labelled too). --size 8 (default) or 6.
   Progress on stderr. Lines: the cells row by row from a1 (X, O, -), the side to move (X or
   O), the exact final margin for the side to move.
+  --play EVAL: the games are played instead by a 4-ply search of the patterns file EVAL
+  (its value plus noise of 2 discs' standard deviation, the first 4 to 11 moves at
+  random), so that the positions look like those of good play (the FFO positions come from
+  expert games; random and greedy games end in margins of 40 and more).
 fit: fits the weights to the positions of one or more --data files (10% held out, the
   last lines) by stochastic gradient descent on the squared error, and writes the patterns
   file (format in games::endgame::eval). --stages (default 5) of --width empties (default
   4), the last taking every count above (16 and more by default: positions with more
   empties cost too much to solve here, so the last stage is fitted on 16 to 18 and orders
   the nodes nearer the root too); --epochs (default 20), --lr (default 0.01), --l2
-  (default 1e-4).
+  (default 1e-4); --format 1 fits the pattern set of format version 1 (no edge with
+  X-squares, no 2x5 corner), 2 (default) all of them.
   Prints the error of each epoch on the training and held-out positions.
 probcut: the solver's probcut model measured on the positions of --data files: for each
   number of empties and each depth 0 to 4 of the short search that orders moves (on
@@ -66,9 +72,14 @@ fn run() -> Result<(), String> {
 fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut out, mut size, mut count, mut seed) = (None, 8usize, 2000usize, 1u64);
     let (mut low, mut high) = (14u32, 20u32);
+    let mut player = None;
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--play" => {
+                let path = cli::value::<String>(&flag, args.next(), |_| true)?;
+                player = Some(cli::load_patterns(&path)?);
+            }
             "--size" => size = cli::value(&flag, args.next(), |&n| n == 6 || n == 8)?,
             "--count" => {
                 count = cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
@@ -85,18 +96,33 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--empties: a {size}x{size} board has at most {cells_max}"
         ));
     }
+    if let Some(eval) = &player {
+        if eval.size() != size {
+            return Err(format!(
+                "--play: the patterns are for {}x{}, the games for {size}x{size}",
+                eval.size(),
+                eval.size()
+            ));
+        }
+    }
     let mut rng = Rng::new(seed);
     let mut solver = Solver::new(22);
+    let mut player = player.map(|eval| Solver::new(16).with_eval(std::sync::Arc::new(eval)));
     let mut seen = HashSet::new();
+    let play = if player.is_some() { " --play EVAL" } else { "" };
     let mut lines = vec![format!(
-        "# endgame_fit generate --size {size} --count {count} --empties {low}..{high} --seed {seed}"
+        "# endgame_fit generate --size {size} --count {count} --empties {low}..{high} --seed {seed}{play}"
     )];
     let clock = Instant::now();
     let mut nodes = 0u64;
     for i in 0..count {
         let empties = low + rng.below((high - low + 1) as usize) as u32;
         let board = loop {
-            if let Some(b) = varied_position(size, empties, &mut rng) {
+            let position = match &mut player {
+                Some(player) => searched_position(size, empties, player, &mut rng),
+                None => varied_position(size, empties, &mut rng),
+            };
+            if let Some(b) = position {
                 if !seen.contains(&b) {
                     break b;
                 }
@@ -140,6 +166,50 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     lines.push(String::new());
     write_atomically(std::path::Path::new(&out), lines.join("\n").as_bytes())
         .map_err(|e| format!("{out}: {e}"))
+}
+
+/// A position on a `size`×`size` board with `empties` empty squares, after a game from the
+/// start whose first 4 to 11 moves are random and whose others are each the best by a
+/// 4-ply search of `player`'s evaluation plus Gaussian noise of 2 discs; `None` when that
+/// game ended or passed through that count, or the position has fewer than two moves.
+fn searched_position(
+    size: usize,
+    empties: u32,
+    player: &mut Solver,
+    rng: &mut Rng,
+) -> Option<Board> {
+    /// The ordering search's units with patterns: eighths of a disc.
+    const NOISE: f64 = 2.0 * 8.0;
+    let random_plies = 4 + rng.below(8);
+    let mut board = Board::new(size).expect("an Othello board size");
+    let mut plies = 0;
+    while board.empties().count() > empties {
+        if board.is_game_over() {
+            return None;
+        }
+        let moves = board.legal_moves();
+        let mv = if plies < random_plies || moves.len() == 1 {
+            moves[rng.below(moves.len())]
+        } else {
+            let mut best = (f64::NEG_INFINITY, moves[0]);
+            for &mv in &moves {
+                let next = board.after(mv).expect("a legal move");
+                let value = f64::from(player.ordering_value(&next, 3));
+                let value = if next.side_to_move() == board.side_to_move() {
+                    value
+                } else {
+                    -value
+                } + NOISE * rng.normal();
+                if value > best.0 {
+                    best = (value, mv);
+                }
+            }
+            best.1
+        };
+        board = board.after(mv).expect("a legal move");
+        plies += 1;
+    }
+    (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
 }
 
 /// One labelled position: the mover's discs, the opponent's, the exact margin.
@@ -218,6 +288,7 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut data, mut out) = (Vec::new(), None);
     let (mut stages, mut width, mut epochs) = (5usize, 4usize, 20usize);
     let (mut lr, mut l2, mut seed) = (0.01f32, 1e-4f32, 1u64);
+    let mut format = games::endgame::eval::VERSION;
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--data" => data.push(cli::value::<String>(&flag, args.next(), |_| true)?),
@@ -228,6 +299,11 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--lr" => lr = cli::value(&flag, args.next(), |&x: &f32| x > 0.0 && x <= 1.0)?,
             "--l2" => l2 = cli::value(&flag, args.next(), |&x: &f32| (0.0..=1.0).contains(&x))?,
             "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--format" => {
+                format = cli::value(&flag, args.next(), |v| {
+                    (1..=games::endgame::eval::VERSION).contains(v)
+                })?;
+            }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
@@ -236,7 +312,8 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     if positions.len() < 10 {
         return Err(format!("{} positions are too few to fit", positions.len()));
     }
-    let mut patterns = Patterns::zeros(size, stages, width).map_err(|e| e.to_string())?;
+    let mut patterns =
+        Patterns::zeros_in(format, size, stages, width).map_err(|e| e.to_string())?;
     // Features once: each position's stage, active weights and mobility.
     let mut features = Vec::with_capacity(positions.len());
     let mut active = Vec::new();
@@ -292,6 +369,14 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             clock.elapsed().as_secs_f64()
         );
     }
+    if patterns.version() >= 2 {
+        // The held-out error is the unit of the solver's probcut margins.
+        let held_out = error(&patterns, test) as f32;
+        patterns
+            .set_error(held_out.clamp(0.5, 64.0))
+            .map_err(|e| e.to_string())?;
+        eprintln!("endgame_fit: the file records the held-out error, {held_out:.2} discs");
+    }
     write_atomically(std::path::Path::new(&out), &patterns.to_bytes())
         .map_err(|e| format!("{out}: {e}"))
 }
@@ -323,7 +408,7 @@ fn probcut(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     for pos in &positions {
         let black = games::othello::Bitboard(pos.p);
         let white = games::othello::Bitboard(pos.o);
-        let board = games::othello::Board::from_discs(size, black, white, games::Color::Black)
+        let board = Board::from_discs(size, black, white, games::Color::Black)
             .map_err(|e| e.to_string())?;
         let empties = board.empties().count() as usize;
         for (depth, s) in sums[empties].iter_mut().enumerate() {
