@@ -138,7 +138,8 @@ pub struct Patterns {
     /// (bit `i` the `i`th square, the first most significant), each counted as 1.
     digits: Vec<Vec<u16>>,
     per_stage: usize,
-    /// The fit's held-out rms error, in discs (format 2; `None` in format 1).
+    /// The fit's held-out rms error, in discs (format 2: 64, the most it may say, until a
+    /// fit records its own; `None` in format 1).
     error: Option<f32>,
     weights: Vec<f32>,
 }
@@ -362,7 +363,7 @@ impl Patterns {
             readers,
             digits,
             per_stage,
-            error: None,
+            error: (version >= 2).then_some(64.0),
             weights: vec![0.0; stages * per_stage],
         })
     }
@@ -523,9 +524,8 @@ impl Patterns {
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        if self.version >= 2 {
-            // A file fitted without a held-out set says 64: probcut then cuts little.
-            out.extend_from_slice(&self.error.unwrap_or(64.0).to_le_bytes());
+        if let Some(error) = self.error {
+            out.extend_from_slice(&error.to_le_bytes());
         }
         for w in &self.weights {
             out.extend_from_slice(&w.to_le_bytes());
@@ -594,7 +594,8 @@ impl Patterns {
             }
         }
         if version >= 2 {
-            let error = f32::from_le_bytes([body[28], body[29], body[30], body[31]]);
+            let at = HEADER;
+            let error = f32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
             patterns.set_error(error)?;
         }
         Ok(patterns)
@@ -728,6 +729,10 @@ mod tests {
         assert_eq!(Patterns::from_bytes(&bytes).as_ref(), Ok(&patterns));
         let old = random_in(1, 6, 9);
         assert_eq!(Patterns::from_bytes(&old.to_bytes()).as_ref(), Ok(&old));
+        // A format-2 file no fit has recorded an error in says the most there is.
+        let unfitted = random(6, 9);
+        assert_eq!(unfitted.error(), Some(64.0));
+        assert_eq!(Patterns::from_bytes(&unfitted.to_bytes()), Ok(unfitted));
         let damaged = |f: &dyn Fn(&mut Vec<u8>)| {
             let mut b = bytes.clone();
             f(&mut b);
