@@ -69,9 +69,9 @@ pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games
 ///
 /// # Errors
 ///
-/// One line, `--eval PATH: ...`, naming what is wrong (unreadable, not a patterns file, cut
-/// short, corrupt).
-pub fn load_patterns(path: &str) -> Result<games::endgame::eval::Patterns, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("--eval {path}: {e}"))?;
-    games::endgame::eval::Patterns::from_bytes(&bytes).map_err(|e| format!("--eval {path}: {e}"))
+/// One line, `FLAG PATH: ...` (the option that named the file), naming what is wrong
+/// (unreadable, not a patterns file, cut short, corrupt).
+pub fn load_patterns(flag: &str, path: &str) -> Result<games::endgame::eval::Patterns, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{flag} {path}: {e}"))?;
+    games::endgame::eval::Patterns::from_bytes(&bytes).map_err(|e| format!("{flag} {path}: {e}"))
 }

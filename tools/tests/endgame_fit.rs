@@ -203,6 +203,8 @@ fn bad_input_gets_one_line_and_status_1() {
     std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x01]).unwrap();
     let out_file = dir.join("out.pat");
     let o = out_file.to_str().unwrap();
+    let committed8 = testkit::root().join("weights/endgame8.pat");
+    let committed8 = committed8.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec![], "fit or probcut"),
         (vec!["play"], "fit or probcut"),
@@ -228,6 +230,30 @@ fn bad_input_gets_one_line_and_status_1() {
             "--empties",
         ),
         (vec!["generate", "--out", o, "--count", "x"], "--count"),
+        (
+            vec!["generate", "--out", o, "--play", "/no/such/file"],
+            "--play /no/such/file",
+        ),
+        (
+            vec!["generate", "--out", o, "--play", garbage.to_str().unwrap()],
+            "--play",
+        ),
+        (
+            vec!["generate", "--out", o, "--size", "6", "--play", committed8],
+            "the patterns are for 8x8",
+        ),
+        (
+            vec![
+                "fit",
+                "--data",
+                bad_data.to_str().unwrap(),
+                "--out",
+                o,
+                "--format",
+                "3",
+            ],
+            "--format",
+        ),
         (vec!["fit", "--out", o], "--data"),
         (vec!["fit", "--data", bad_data.to_str().unwrap()], "--out"),
         (

@@ -36,13 +36,13 @@ generate: plays --count games (default 2000) from the start between random, gree
   O), the exact final margin for the side to move.
   --play EVAL: the games are played instead by a 4-ply search of the patterns file EVAL
   (its value plus noise of 2 discs' standard deviation, the first 4 to 11 moves at
-  random), so that the positions look like those of good play (the FFO positions come from
-  expert games; random and greedy games end in margins of 40 and more).
+  random), so that the positions look like those of played games (the FFO positions come
+  from expert games) rather than of random and greedy ones.
 fit: fits the weights to the positions of one or more --data files (10% held out, the
   last lines) by stochastic gradient descent on the squared error, and writes the patterns
   file (format in games::endgame::eval). --stages (default 5) of --width empties (default
   4), the last taking every count above (16 and more by default: positions with more
-  empties cost too much to solve here, so the last stage is fitted on 16 to 18 and orders
+  empties cost too much to solve here, so the last stage is fitted on 16 to 20 and orders
   the nodes nearer the root too); --epochs (default 20), --lr (default 0.01), --l2
   (default 1e-4); --format 1 fits the pattern set of format version 1 (no edge with
   X-squares, no 2x5 corner), 2 (default) all of them.
@@ -78,7 +78,7 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
             "--play" => {
                 let path = cli::value::<String>(&flag, args.next(), |_| true)?;
-                player = Some(cli::load_patterns(&path)?);
+                player = Some(cli::load_patterns("--play", &path)?);
             }
             "--size" => size = cli::value(&flag, args.next(), |&n| n == 6 || n == 8)?,
             "--count" => {
@@ -393,7 +393,7 @@ fn probcut(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (size, positions) = read_all(&data)?;
     let mut solver = Solver::new(16);
     if let Some(path) = &eval {
-        let patterns = cli::load_patterns(path)?;
+        let patterns = cli::load_patterns("--eval", path)?;
         if patterns.size() != size {
             return Err(format!(
                 "--eval {path}: patterns for {0}x{0}, data for {size}x{size}",

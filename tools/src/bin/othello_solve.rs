@@ -98,7 +98,10 @@ fn run() -> Result<(), String> {
                 limit.time = Some(Duration::from_secs_f64(seconds));
             }
             "--eval" => {
-                eval = Some(Arc::new(tools::cli::load_patterns(&value("--eval")?)?));
+                eval = Some(Arc::new(tools::cli::load_patterns(
+                    "--eval",
+                    &value("--eval")?,
+                )?));
             }
             flag if flag.starts_with('-') && flag != "-" => {
                 return Err(format!("unknown option {flag} (see --help)"))
