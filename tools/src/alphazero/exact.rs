@@ -291,17 +291,37 @@ pub fn varied_position(
     empties: u32,
     rng: &mut games::rng::Rng,
 ) -> Option<games::othello::Board> {
-    use games::search::Game as _;
     const STYLES: [Style; 3] = [Style::Random, Style::Greedy, Style::Mixed];
     let players = [STYLES[rng.below(3)], STYLES[rng.below(3)]];
+    play_to(size, empties, rng, |board, _, rng| {
+        let side = usize::from(board.side_to_move() == games::Color::White);
+        choose(board, players[side], rng)
+    })
+}
+
+/// The position with `empties` empty squares of a game from the start of a `size`×`size`
+/// board in which `pick(board, ply, rng)` chooses every move; `None` if the game ended or
+/// passed through that count, or the position has fewer than two legal moves.
+///
+/// # Panics
+///
+/// If `size` is not an Othello board size (4, 6 or 8), or `pick` returns an illegal move.
+pub fn play_to(
+    size: usize,
+    empties: u32,
+    rng: &mut games::rng::Rng,
+    mut pick: impl FnMut(&games::othello::Board, usize, &mut games::rng::Rng) -> games::othello::Move,
+) -> Option<games::othello::Board> {
+    use games::search::Game as _;
     let mut board = games::othello::Board::new(size).expect("an Othello board size");
+    let mut ply = 0;
     while board.empties().count() > empties {
         if board.is_game_over() {
             return None;
         }
-        let side = usize::from(board.side_to_move() == games::Color::White);
-        let mv = choose(&board, players[side], rng);
+        let mv = pick(&board, ply, rng);
         board = board.after(mv).expect("a legal move");
+        ply += 1;
     }
     (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
 }

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
-use tools::alphazero::exact::{obf_cells, varied_position};
+use tools::alphazero::exact::{obf_cells, play_to, varied_position};
 use tools::alphazero::write_atomically;
 use tools::cli;
 
@@ -181,35 +181,26 @@ fn searched_position(
     /// The ordering search's units with patterns: eighths of a disc.
     const NOISE: f64 = 2.0 * 8.0;
     let random_plies = 4 + rng.below(8);
-    let mut board = Board::new(size).expect("an Othello board size");
-    let mut plies = 0;
-    while board.empties().count() > empties {
-        if board.is_game_over() {
-            return None;
-        }
+    play_to(size, empties, rng, |board, ply, rng| {
         let moves = board.legal_moves();
-        let mv = if plies < random_plies || moves.len() == 1 {
-            moves[rng.below(moves.len())]
-        } else {
-            let mut best = (f64::NEG_INFINITY, moves[0]);
-            for &mv in &moves {
-                let next = board.after(mv).expect("a legal move");
-                let value = f64::from(player.ordering_value(&next, 3));
-                let value = if next.side_to_move() == board.side_to_move() {
-                    value
-                } else {
-                    -value
-                } + NOISE * rng.normal();
-                if value > best.0 {
-                    best = (value, mv);
-                }
+        if ply < random_plies || moves.len() == 1 {
+            return moves[rng.below(moves.len())];
+        }
+        let mut best = (f64::NEG_INFINITY, moves[0]);
+        for &mv in &moves {
+            let next = board.after(mv).expect("a legal move");
+            let value = f64::from(player.ordering_value(&next, 3));
+            let value = if next.side_to_move() == board.side_to_move() {
+                value
+            } else {
+                -value
+            } + NOISE * rng.normal();
+            if value > best.0 {
+                best = (value, mv);
             }
-            best.1
-        };
-        board = board.after(mv).expect("a legal move");
-        plies += 1;
-    }
-    (board.empties().count() == empties && board.legal_moves().len() >= 2).then_some(board)
+        }
+        best.1
+    })
 }
 
 /// One labelled position: the mover's discs, the opponent's, the exact margin.
