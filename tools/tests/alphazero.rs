@@ -7,7 +7,7 @@
 use games::tictactoe::Board;
 use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, Config, Trainer};
+use tools::alphazero::{checkpoint_path, play, Config, Trainer};
 
 /// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
 /// on two cores).
@@ -105,6 +105,61 @@ fn a_run_resumed_from_its_checkpoint_equals_the_run_straight_through() {
     flipped[bytes.len() / 2] ^= 0x40;
     let err = Trainer::from_bytes(&flipped, start(), small.clone()).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
+}
+
+#[test]
+fn playout_cap_randomisation_keeps_only_the_full_searches() {
+    let net = Trainer::new(start(), config()).unwrap().net;
+    let full_only = Config {
+        simulations: 16,
+        ..config()
+    };
+    let capped = Config {
+        fast_simulations: 4,
+        full_share: 0.25,
+        ..full_only.clone()
+    };
+    let (mut kept, mut fast) = (0, 0);
+    for seed in 0..40 {
+        let all = play(&start(), &net, &full_only, seed);
+        // Without the cap every searched move is a sample of 16 simulations.
+        assert_eq!(all.evaluations, 16 * all.samples.len() as u64);
+        let game = play(&start(), &net, &capped, seed);
+        assert_eq!(game, play(&start(), &net, &capped, seed), "seed {seed}");
+        // The rest of the simulations are fast searches of 4 each.
+        let rest = game.evaluations - 16 * game.samples.len() as u64;
+        assert_eq!(rest % 4, 0, "seed {seed}: {game:?}");
+        kept += game.samples.len();
+        fast += rest as usize / 4;
+        for sample in &game.samples {
+            let sum: f32 = sample.pi.iter().sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-5,
+                "a kept sample's policy sums to {sum}"
+            );
+        }
+    }
+    // About a quarter of the searched moves are full (Binomial(n, 1/4): within 0.1 of it).
+    let share = kept as f64 / (kept + fast) as f64;
+    assert!((0.15..0.35).contains(&share), "{kept} full, {fast} fast");
+    // With every search full the cap changes nothing but the draws: as many samples as
+    // searched moves.
+    let always = Config {
+        full_share: 1.0,
+        ..capped.clone()
+    };
+    let game = play(&start(), &net, &always, 5);
+    assert_eq!(game.evaluations, 16 * game.samples.len() as u64);
+    // The cap is a setting the checkpoint records: resuming without it is refused.
+    let small = Config {
+        games: 4,
+        steps: 4,
+        ..capped
+    };
+    let t = run(1, &small, None);
+    let err = Trainer::from_bytes(&t.to_bytes(), start(), full_only).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+    assert_eq!(run(2, &small, Some(&t)).net, run(2, &small, None).net);
 }
 
 #[test]

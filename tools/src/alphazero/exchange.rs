@@ -6,16 +6,17 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (1), game name (16 bytes), board size u32,
-//! games u32; per game its result for Black (i8) and positions u32, each position in the
-//! checkpoint's layout; FNV-1a 64 of all before it. Little-endian.
+//! A games file: magic `GAMESGMS`, version u32 (2), game name (16 bytes), board size u32,
+//! games u32; per game its result for Black (i8), its network evaluations u64 (new in
+//! version 2, for the trainer's rate) and positions u32, each position in the checkpoint's
+//! layout; FNV-1a 64 of all before it. Little-endian.
 
 use super::checkpoint::{header, open, put_sample, sample_bytes, seal};
 use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The folder of games files in a run directory.
 pub fn games_dir(dir: &Path) -> PathBuf {
@@ -32,8 +33,14 @@ pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
     let mut out = header(MAGIC, VERSION, game);
     out.extend_from_slice(&(size as u32).to_le_bytes());
     out.extend_from_slice(&(games.len() as u32).to_le_bytes());
-    for Played { samples, black } in games {
+    for Played {
+        samples,
+        black,
+        evaluations,
+    } in games
+    {
         out.push(*black as u8);
+        out.extend_from_slice(&evaluations.to_le_bytes());
         out.extend_from_slice(&(samples.len() as u32).to_le_bytes());
         for s in samples {
             put_sample(&mut out, s);
@@ -55,16 +62,23 @@ pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, 
             "games of {name} on {found}x{found}, not {game} on {size}x{size}"
         )));
     }
-    let count = r.count(5, "games")?;
+    let count = r.count(13, "games")?;
     let mut games = Vec::with_capacity(count);
     for _ in 0..count {
         let black = r.take(1, "games")?[0] as i8;
+        let mut evaluations = [0; 8];
+        evaluations.copy_from_slice(r.take(8, "games")?);
+        let evaluations = u64::from_le_bytes(evaluations);
         let n = r.count(sample_bytes(size), "positions")?;
         let mut samples = Vec::with_capacity(n);
         for _ in 0..n {
             samples.push(r.sample(size)?);
         }
-        games.push(Played { samples, black });
+        games.push(Played {
+            samples,
+            black,
+            evaluations,
+        });
     }
     if !r.done() {
         return Err(CheckpointError::Corrupt(

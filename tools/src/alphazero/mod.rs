@@ -38,8 +38,15 @@ pub struct Config {
     pub blocks: usize,
     /// Value head hidden units.
     pub hidden: usize,
-    /// PUCT simulations per self-play move.
+    /// PUCT simulations per self-play move (per full search, when
+    /// [`Config::fast_simulations`] is set).
     pub simulations: u32,
+    /// Playout cap randomisation (KataGo): when nonzero, the simulations of a fast search,
+    /// made without root noise and not kept as a sample, on the moves that are not drawn
+    /// for a full search. 0: every move gets the full search.
+    pub fast_simulations: u32,
+    /// With [`Config::fast_simulations`] set, the chance of a move's search being full.
+    pub full_share: f64,
     /// The PUCT exploration constant.
     pub c_puct: f64,
     /// Dirichlet noise parameter at the root.
@@ -81,6 +88,8 @@ impl Config {
             blocks: 2,
             hidden: 64,
             simulations: 100,
+            fast_simulations: 0,
+            full_share: 0.25,
             c_puct: 1.5,
             alpha: 0.5,
             epsilon: 0.25,
@@ -161,16 +170,20 @@ impl Config {
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `lr_drops` appears only when there are some: checkpoints made
-/// before it existed keep resuming.
+/// written out so that `lr_drops` and the playout cap appear only when used: checkpoints
+/// made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut s = f.debug_struct("Config");
         s.field("width", &self.width)
             .field("blocks", &self.blocks)
             .field("hidden", &self.hidden)
-            .field("simulations", &self.simulations)
-            .field("c_puct", &self.c_puct)
+            .field("simulations", &self.simulations);
+        if self.fast_simulations > 0 {
+            s.field("fast_simulations", &self.fast_simulations)
+                .field("full_share", &self.full_share);
+        }
+        s.field("c_puct", &self.c_puct)
             .field("alpha", &self.alpha)
             .field("epsilon", &self.epsilon)
             .field("temperature_plies", &self.temperature_plies)
@@ -329,10 +342,15 @@ where
             number: self.generation + 1,
             ..Generation::default()
         };
-        for Played { samples, black } in games {
+        for Played {
+            samples,
+            black,
+            evaluations,
+        } in games
+        {
             report.black[(1 - i32::from(black.signum())) as usize] += 1;
             report.new_positions += samples.len();
-            report.evaluations += samples.len() as u64 * u64::from(self.config.simulations);
+            report.evaluations += evaluations;
             self.games += 1;
             self.positions += samples.len() as u64;
             self.window.extend(samples);

@@ -80,10 +80,18 @@ pub struct Played {
     pub samples: Vec<Sample>,
     /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit).
     pub black: i8,
+    /// Simulations run by the game's searches, full and fast (network evaluations).
+    pub evaluations: u64,
 }
 
 /// Plays one game from `start` against itself with `net`, every random choice drawn from
 /// `seed`.
+///
+/// With [`Config::fast_simulations`] set, this is KataGo's playout cap randomisation: each
+/// searched move is a full search ([`Config::simulations`], root noise, kept as a sample)
+/// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
+/// not kept): the game is played at the cost of the smaller search, while every policy
+/// target comes from the larger one.
 pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     let mut inference = Inference::new(net);
@@ -100,35 +108,32 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
     let mut samples = Vec::new();
     let mut sides = Vec::new();
     let mut plies = 0;
+    let mut evaluations = 0;
     let limit = 4 * n + 8;
     while game.score().is_none() && plies < limit {
         let legal_moves = game.moves();
         let mv = if legal_moves.len() == 1 {
             legal_moves[0]
         } else {
+            let full = config.fast_simulations == 0 || rng.unit() < config.full_share;
+            let simulations = if full {
+                config.simulations
+            } else {
+                config.fast_simulations
+            };
             let mut tree = Tree::start(&game, settings, &mut inference);
-            let noise = dirichlet(config.alpha, legal_moves.len(), &mut rng);
-            tree.mix_root_priors(&noise, config.epsilon);
-            tree.grow(config.simulations, &mut inference);
+            if full {
+                let noise = dirichlet(config.alpha, legal_moves.len(), &mut rng);
+                tree.mix_root_priors(&noise, config.epsilon);
+            }
+            tree.grow(simulations, &mut inference);
+            evaluations += u64::from(simulations);
             let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
             let total: u32 = visits.iter().sum();
-            let mut sample = Sample {
-                cells: vec![2; n],
-                legal: vec![false; n + 1],
-                pi: vec![0.0; n + 1],
-                z: 0,
-            };
-            game.encode(&mut planes);
-            for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {
-                *cell = one_hot.iter().position(|&x| x == 1.0).unwrap_or(2) as u8;
+            if full {
+                samples.push(sample_of(&game, &legal_moves, &visits, &mut planes));
+                sides.push(game.side());
             }
-            for (&m, &v) in legal_moves.iter().zip(&visits) {
-                let i = game.move_index(m);
-                sample.legal[i] = true;
-                sample.pi[i] = v as f32 / total.max(1) as f32;
-            }
-            samples.push(sample);
-            sides.push(game.side());
             let pick = if plies < config.temperature_plies {
                 let mut r = rng.below(total.max(1) as usize) as u32;
                 visits
@@ -162,7 +167,39 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             -black
         };
     }
-    Played { samples, black }
+    Played {
+        samples,
+        black,
+        evaluations,
+    }
+}
+
+/// The sample of `game` searched to root `visits` over `legal_moves` (z filled in when the
+/// game ends); `planes` is scratch space for the encoding.
+fn sample_of<G: Encode>(
+    game: &G,
+    legal_moves: &[G::Move],
+    visits: &[u32],
+    planes: &mut [f32],
+) -> Sample {
+    let n = planes.len() / PLANES;
+    let total: u32 = visits.iter().sum();
+    let mut sample = Sample {
+        cells: vec![2; n],
+        legal: vec![false; n + 1],
+        pi: vec![0.0; n + 1],
+        z: 0,
+    };
+    game.encode(planes);
+    for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {
+        *cell = one_hot.iter().position(|&x| x == 1.0).unwrap_or(2) as u8;
+    }
+    for (&m, &v) in legal_moves.iter().zip(visits) {
+        let i = game.move_index(m);
+        sample.legal[i] = true;
+        sample.pi[i] = v as f32 / total.max(1) as f32;
+    }
+    sample
 }
 
 #[cfg(test)]

@@ -43,6 +43,10 @@ Settings (defaults depend on the game; `--show` prints them):
   --width N --blocks N --hidden N       the network: trunk channels, residual blocks,
                                         value head units
   --simulations N --c-puct C            the self-play search
+  --fast-simulations N --full-share P   playout cap randomisation (KataGo): a move's
+                      search is full (--simulations, root noise, kept for training) with
+                      chance P (default 0.25), else fast (N simulations, not kept);
+                      N = 0 (default): every search full
   --alpha A --epsilon E --temperature-plies N   root noise, moves sampled by visits
   --games N --window N                  games per generation, positions kept
   --batch N --steps N --lr X --momentum X --l2 X   the optimiser, per generation
@@ -149,6 +153,12 @@ fn parse() -> Result<Run, String> {
             "--hidden" => c.hidden = cli::value(&flag, it.next(), |&n| (1..=1024).contains(&n))?,
             "--simulations" => {
                 c.simulations = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?;
+            }
+            "--fast-simulations" => {
+                c.fast_simulations = cli::value(&flag, it.next(), |&n| n <= 100_000)?;
+            }
+            "--full-share" => {
+                c.full_share = cli::value(&flag, it.next(), |&x: &f64| x > 0.0 && x <= 1.0)?;
             }
             "--c-puct" => {
                 c.c_puct = cli::value(&flag, it.next(), |&x: &f64| x > 0.0 && x <= 100.0)?;
