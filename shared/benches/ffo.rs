@@ -104,7 +104,8 @@ fn main() {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let patterns = games::endgame::eval::Patterns::from_bytes(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        (path, std::sync::Arc::new(patterns))
+        let scorer = games::endgame::eval::Scorer::new(std::sync::Arc::new(patterns));
+        (path, std::sync::Arc::new(scorer))
     });
     let numbers: Vec<u32> = rest
         .iter()
@@ -145,8 +146,8 @@ fn main() {
         .filter(|p| (from..=to).contains(&p.number))
     {
         let mut solver = Solver::new(bits);
-        if let Some((_, patterns)) = &eval {
-            solver = solver.with_eval(std::sync::Arc::clone(patterns));
+        if let Some((_, scorer)) = &eval {
+            solver = solver.with_scorer(std::sync::Arc::clone(scorer));
         }
         let clock = Instant::now();
         let solution = solver.solve(&p.board);
