@@ -638,12 +638,11 @@ const FIXED_MAX: f32 = 8191.0;
 #[derive(Clone, Debug)]
 pub struct Scorer {
     patterns: std::sync::Arc<Patterns>,
-    /// The folded tables, in the layout of the patterns' weights.
+    /// The folded tables, then mobility and the bias, in the layout of the patterns'
+    /// weights.
     weights: Vec<i16>,
     /// The instances still read.
     readers: Vec<Reader>,
-    /// Per stage: the mobility weight and the bias, in 256ths of a disc.
-    linear: Vec<(i32, i32)>,
 }
 
 /// For each instance of `patterns` that is read, the permutations that give the instances
@@ -748,21 +747,10 @@ impl Scorer {
                 }
             }
         }
-        let linear = patterns
-            .weights
-            .chunks_exact(per)
-            .map(|stage| {
-                (
-                    i32::from(fixed(stage[per - 2])),
-                    i32::from(fixed(stage[per - 1])),
-                )
-            })
-            .collect();
         Scorer {
             patterns,
             weights,
             readers,
-            linear,
         }
     }
 
@@ -783,8 +771,9 @@ impl Scorer {
         let empties = (patterns.mask & !(p | o)).count_ones();
         let stage = patterns.stage(empties);
         let w = &self.weights[stage * patterns.per_stage..][..patterns.per_stage];
-        let (mobility, bias) = self.linear[stage];
-        let moves = legal.count_ones() as i32 - moves(o, p, patterns.mask).count_ones() as i32;
+        let per = patterns.per_stage;
+        let (mobility, bias) = (i32::from(w[per - 2]), i32::from(w[per - 1]));
+        let moves = patterns.mobility(p, o, legal) as i32;
         let sum = patterns.table_sum::<i16, i32>(&self.readers, w, p, o) + mobility * moves + bias;
         // 256ths to eighths: 32 to one.
         (sum + 16).div_euclid(32)
