@@ -140,14 +140,35 @@ pub fn symmetry(size: usize, t: usize, point: usize) -> usize {
     r * size + c
 }
 
+/// Which of the board's symmetries an [`Inference`] sees a position through.
+#[derive(Clone, Debug)]
+enum Views {
+    /// The position as it is.
+    Plain,
+    /// All eight, averaged.
+    All,
+    /// One drawn at random for each evaluation.
+    Random(crate::rng::Rng),
+}
+
 /// A network with the buffers of its forward pass: the leaf evaluator of PUCT for any
 /// [`Encode`] game. Priors are the softmax over the legal moves; the value is the value head.
+///
+/// [`Inference::averaged`] evaluates each position through all eight symmetries of the
+/// board and averages the eight policies and values (AlphaGo's evaluation; eight times the
+/// work, a steadier answer).
 #[derive(Clone, Debug)]
 pub struct Inference<'a> {
     net: &'a Net,
     act: Activations,
     legal: Vec<bool>,
     policy: Vec<f32>,
+    views: Views,
+    /// The position's planes before a symmetry moves them.
+    planes: Vec<f32>,
+    /// One view's logits in the position's own move order, and its softmax.
+    view_logits: Vec<f32>,
+    view_policy: Vec<f32>,
 }
 
 impl<'a> Inference<'a> {
@@ -159,6 +180,36 @@ impl<'a> Inference<'a> {
             act: Activations::new(shape),
             legal: vec![false; shape.outputs()],
             policy: vec![0.0; shape.outputs()],
+            views: Views::Plain,
+            planes: Vec::new(),
+            view_logits: Vec::new(),
+            view_policy: Vec::new(),
+        }
+    }
+
+    /// Buffers for `net`, evaluating every position through the board's eight symmetries
+    /// and averaging the policies (as probabilities) and the values.
+    pub fn averaged(net: &'a Net) -> Inference<'a> {
+        let shape = net.shape();
+        Inference {
+            views: Views::All,
+            planes: vec![0.0; shape.points() * PLANES],
+            view_logits: vec![0.0; shape.outputs()],
+            view_policy: vec![0.0; shape.outputs()],
+            ..Inference::new(net)
+        }
+    }
+
+    /// Buffers for `net`, evaluating every position through one of the board's eight
+    /// symmetries drawn at random (AlphaGo Zero's evaluation: no extra work).
+    pub fn random_views(net: &'a Net, seed: u64) -> Inference<'a> {
+        let shape = net.shape();
+        Inference {
+            views: Views::Random(crate::rng::Rng::new(seed)),
+            planes: vec![0.0; shape.points() * PLANES],
+            view_logits: vec![0.0; shape.outputs()],
+            view_policy: vec![0.0; shape.outputs()],
+            ..Inference::new(net)
         }
     }
 
@@ -174,14 +225,48 @@ impl<'a> Inference<'a> {
             self.net.shape().size,
             "the network is for another board size"
         );
-        game.encode(&mut self.act.input);
-        self.net.forward(&mut self.act);
         self.legal.fill(false);
         for &mv in moves {
             self.legal[game.move_index(mv)] = true;
         }
-        masked_softmax(&self.act.logits, &self.legal, &mut self.policy);
-        (&self.policy, self.act.value)
+        if matches!(self.views, Views::Plain) {
+            game.encode(&mut self.act.input);
+            self.net.forward(&mut self.act);
+            masked_softmax(&self.act.logits, &self.legal, &mut self.policy);
+            return (&self.policy, self.act.value);
+        }
+        let size = game.board_size();
+        let points = size * size;
+        game.encode(&mut self.planes);
+        self.policy.fill(0.0);
+        let mut value = 0.0;
+        let all = [0, 1, 2, 3, 4, 5, 6, 7];
+        let drawn;
+        let views: &[usize] = match &mut self.views {
+            Views::Random(rng) => {
+                drawn = [rng.below(8)];
+                &drawn
+            }
+            _ => &all,
+        };
+        let share = 1.0 / views.len() as f32;
+        for &t in views {
+            for p in 0..points {
+                let q = symmetry(size, t, p);
+                self.act.input[q * PLANES..][..PLANES]
+                    .copy_from_slice(&self.planes[p * PLANES..][..PLANES]);
+            }
+            self.net.forward(&mut self.act);
+            for (i, z) in self.view_logits.iter_mut().enumerate() {
+                *z = self.act.logits[symmetry(size, t, i)];
+            }
+            masked_softmax(&self.view_logits, &self.legal, &mut self.view_policy);
+            for (sum, &p) in self.policy.iter_mut().zip(&self.view_policy) {
+                *sum += p * share;
+            }
+            value += self.act.value * share;
+        }
+        (&self.policy, value)
     }
 }
 

@@ -79,6 +79,28 @@ mod tests {
         }
     }
 
+    /// `board` seen through symmetry `t`: the disc on point `p` moved to `symmetry(t, p)`.
+    fn image(board: &crate::othello::Board, t: usize) -> crate::othello::Board {
+        let n = board.size();
+        let (mut black, mut white) = (0u64, 0u64);
+        for p in 0..n * n {
+            let q = symmetry(n, t, p);
+            let bit = crate::othello::Square::new(q / n, q % n).bitboard().0;
+            match board.at(crate::othello::Square::new(p / n, p % n)) {
+                Some(crate::Color::Black) => black |= bit,
+                Some(crate::Color::White) => white |= bit,
+                None => {}
+            }
+        }
+        crate::othello::Board::from_discs(
+            n,
+            crate::othello::Bitboard(black),
+            crate::othello::Bitboard(white),
+            board.side_to_move(),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn othello_rules_commute_with_the_symmetries() {
         // Moving to the image of a legal move in the transformed position is legal: the
@@ -97,23 +119,7 @@ mod tests {
             .map(|&m| board.move_index(m))
             .collect();
         for t in 0..8 {
-            let (mut black, mut white) = (0u64, 0u64);
-            for p in 0..n * n {
-                let q = symmetry(n, t, p);
-                let bit = crate::othello::Square::new(q / n, q % n).bitboard().0;
-                match board.at(crate::othello::Square::new(p / n, p % n)) {
-                    Some(crate::Color::Black) => black |= bit,
-                    Some(crate::Color::White) => white |= bit,
-                    None => {}
-                }
-            }
-            let image = crate::othello::Board::from_discs(
-                n,
-                crate::othello::Bitboard(black),
-                crate::othello::Bitboard(white),
-                board.side_to_move(),
-            )
-            .unwrap();
+            let image = image(&board, t);
             let mut moved: Vec<usize> = legal.iter().map(|&p| symmetry(n, t, p)).collect();
             moved.sort_unstable();
             let mut found: Vec<usize> = image
@@ -124,6 +130,58 @@ mod tests {
             found.sort_unstable();
             assert_eq!(moved, found, "symmetry {t}");
         }
+    }
+
+    #[test]
+    fn the_views_through_the_symmetries_average_to_one_answer_for_every_image() {
+        let net = Net::random(shape(6), 5).unwrap();
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for k in 0..7 {
+            let moves = board.legal_moves();
+            board = board.after(moves[k % moves.len()]).unwrap();
+        }
+        let n = 6;
+        let moves = board.legal_moves();
+        let mut averaged = Inference::averaged(&net);
+        let (policy, value) = averaged.policy_value(&board, &moves);
+        let policy = policy.to_vec();
+        let mut plain_values = Vec::new();
+        for t in 0..8 {
+            let image = image(&board, t);
+            let image_moves = image.legal_moves();
+            let (p, v) = averaged.policy_value(&image, &image_moves);
+            assert!(
+                (v - value).abs() < 1e-5,
+                "symmetry {t}: value {v} against {value}"
+            );
+            for (i, &expected) in policy.iter().enumerate() {
+                let found = p[symmetry(n, t, i)];
+                assert!(
+                    (found - expected).abs() < 1e-5,
+                    "symmetry {t}, output {i}: {found} against {expected}"
+                );
+            }
+            plain_values.push(Inference::new(&net).policy_value(&image, &image_moves).1);
+        }
+        // The plain network is not symmetric (else this test could not tell), and the
+        // average of its eight views is the averaged value.
+        assert!(plain_values.iter().any(|&v| v != plain_values[0]));
+        let mean = plain_values.iter().sum::<f32>() / 8.0;
+        assert!((mean - value).abs() < 1e-5, "{mean} against {value}");
+
+        // One view at random: each answer is exactly one image's, and all eight come up.
+        let mut random = Inference::random_views(&net, 9);
+        let mut seen = [false; 8];
+        for _ in 0..64 {
+            let (p, v) = random.policy_value(&board, &moves);
+            assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+            let t = plain_values
+                .iter()
+                .position(|&x| x == v)
+                .expect("the value of one of the eight views");
+            seen[t] = true;
+        }
+        assert_eq!(seen, [true; 8]);
     }
 
     #[test]

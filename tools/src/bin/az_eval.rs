@@ -27,7 +27,9 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       policy,net100,net400: random, greedy (most flips), playoutN (MCTS
                       with N random playouts), untrainedN (MCTS N with an untrained network
                       of the trained one's shape), policy (the raw policy's top move), netN
-                      (MCTS N with the trained network)
+                      (MCTS N with the trained network); policyavg and netavgN see each
+                      position through the board's 8 symmetries and average (8 times the
+                      work), netrandN through one drawn at random per evaluation
   --threads T         positions measured in parallel (default 2)
   --versus-solver     also play the trained network + MCTS (--simulations) from the start
                       against the exact solver, as White and as Black
@@ -113,6 +115,10 @@ fn player<'a>(
         let mut rng = Rng::new(seed);
         return Ok(Box::new(move |b: &Board| greedy(b, &mut rng)));
     }
+    if name == "policyavg" {
+        let mut inference = Inference::averaged(need()?);
+        return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
+    }
     if name == "policy" {
         let mut inference = Inference::new(need()?);
         return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
@@ -122,6 +128,12 @@ fn player<'a>(
     }
     if let Some(n) = count("untrained") {
         return Ok(mcts(with(n), Inference::new(untrained)));
+    }
+    if let Some(n) = count("netrand") {
+        return Ok(mcts(with(n), Inference::random_views(need()?, seed)));
+    }
+    if let Some(n) = count("netavg") {
+        return Ok(mcts(with(n), Inference::averaged(need()?)));
     }
     if let Some(n) = count("net") {
         return Ok(mcts(with(n), Inference::new(need()?)));
