@@ -87,12 +87,15 @@ const SORT_BY_SEARCH_FROM_PATTERNS: u32 = 15;
 const SORT_DEEPER_FROM: u32 = 19;
 
 /// In the ordering by a short search, what each of the opponent's replies after the move
-/// (corners counting twice) adds to its key, in the evaluation's units: 32 eighths of a
-/// disc with the patterns, 8 of the mobility-and-corners evaluation's units (two of its
-/// mobility points). Edax weighs mobility beside its evaluation in the same way; fitted on
-/// FFO #40–#44 (patterns: 235 M nodes without the term, 209 M at 8, 198 M at 16, 195 M at
-/// 32 and 48, 201 M at 64).
+/// (corners counting twice) adds to its key, in the evaluation's units: with the patterns,
+/// 32 eighths of a disc on 8×8 and 16 on smaller boards; 8 of the mobility-and-corners
+/// evaluation's units (two of its mobility points). Edax weighs mobility beside its
+/// evaluation in the same way. Fitted on 8×8 FFO #40–#44 (235 M nodes without the term,
+/// 209 M at 8, 198 M at 16, 195 M at 32 and 48, 201 M at 64) and on 6×6: twelve positions of
+/// 24 empties from random openings (345 M nodes at 32, 326 M at 24, 324 M at 16, 315 M at
+/// 8) and the start (632 M at 32, 517 M at 24, 466 M at 16, 485 M at 12, 517 M at 8).
 const REPLY_WEIGHT_PATTERNS: i32 = 32;
+const REPLY_WEIGHT_PATTERNS_SMALL: i32 = 16;
 const REPLY_WEIGHT_PLAIN: i32 = 8;
 
 /// The short search that orders moves by the patterns is exact only for moves that may
@@ -850,8 +853,10 @@ impl Solver {
         // replies from 16 empties on, fastest first below.
         let corner = self.corners;
         let odd = self.odd_quadrants(empties);
-        let reply_weight = if self.use_eval {
+        let reply_weight = if self.use_eval && self.mask.count_ones() == 64 {
             REPLY_WEIGHT_PATTERNS
+        } else if self.use_eval {
+            REPLY_WEIGHT_PATTERNS_SMALL
         } else {
             REPLY_WEIGHT_PLAIN
         };
