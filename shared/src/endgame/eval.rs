@@ -641,8 +641,42 @@ pub struct Scorer {
     /// The folded tables, then mobility and the bias, in the layout of the patterns'
     /// weights.
     weights: Vec<i16>,
-    /// The instances still read.
-    readers: Vec<Reader>,
+    /// The instances still read, by shape: each shape's instances (table offset, view) read
+    /// in one loop whose gathering is known at compile time, not chosen per instance.
+    groups: Vec<Group>,
+}
+
+/// Instances of one shape, for [`Scorer::eighths`].
+#[derive(Clone, Debug)]
+struct Group {
+    kind: Kind,
+    len: u8,
+    reads: Vec<(u32, u8)>,
+}
+
+/// The sum of the weights (in `w`) that the instances `reads` of one shape read, `gather`
+/// taking the shape's squares from a view into a mask and `digits` the mask to base 3.
+#[inline(always)]
+fn group_sum(
+    reads: &[(u32, u8)],
+    w: &[i16],
+    digits: &[u16],
+    (mine, theirs): (&[u64; 8], &[u64; 8]),
+    gather: impl Fn(u64) -> usize,
+) -> i32 {
+    let at = |&(offset, view): &(u32, u8)| {
+        let t = usize::from(view & 7);
+        offset as usize + usize::from(digits[gather(mine[t])] + 2 * digits[gather(theirs[t])])
+    };
+    // Two sums side by side: the table reads do not depend on each other.
+    let (mut a, mut b) = (0, 0);
+    let mut pairs = reads.chunks_exact(2);
+    for pair in &mut pairs {
+        a += i32::from(w[at(&pair[0])]);
+        b += i32::from(w[at(&pair[1])]);
+    }
+    let rest: i32 = pairs.remainder().iter().map(|r| i32::from(w[at(r)])).sum();
+    a + b + rest
 }
 
 /// For each instance of `patterns` that is read, the permutations that give the instances
@@ -747,10 +781,21 @@ impl Scorer {
                 }
             }
         }
+        let mut groups: Vec<Group> = Vec::new();
+        for r in &readers {
+            match groups.last_mut() {
+                Some(g) if g.kind == r.kind && g.len == r.len => g.reads.push((r.offset, r.view)),
+                _ => groups.push(Group {
+                    kind: r.kind,
+                    len: r.len,
+                    reads: vec![(r.offset, r.view)],
+                }),
+            }
+        }
         Scorer {
             patterns,
             weights,
-            readers,
+            groups,
         }
     }
 
@@ -761,7 +806,7 @@ impl Scorer {
 
     /// How many table reads one evaluation makes.
     pub fn reads(&self) -> usize {
-        self.readers.len()
+        self.groups.iter().map(|g| g.reads.len()).sum()
     }
 
     /// The predicted final margin for the side with `p` to move, whose legal moves are
@@ -774,7 +819,24 @@ impl Scorer {
         let per = patterns.per_stage;
         let (mobility, bias) = (i32::from(w[per - 2]), i32::from(w[per - 1]));
         let moves = patterns.mobility(p, o, legal) as i32;
-        let sum = patterns.table_sum::<i16, i32>(&self.readers, w, p, o) + mobility * moves + bias;
+        let n = patterns.size as u32;
+        let views = (&views(n, p), &views(n, o));
+        let mut sum = mobility * moves + bias;
+        for g in &self.groups {
+            let (reads, digits) = (&g.reads[..], &patterns.digits[usize::from(g.len)][..]);
+            // Each arm names its shape, so its gathering is compiled for that shape alone.
+            sum += match g.kind {
+                Kind::Row(r) => group_sum(reads, w, digits, views, |b| Kind::Row(r).gather(n, b)),
+                Kind::Corner => group_sum(reads, w, digits, views, |b| Kind::Corner.gather(n, b)),
+                Kind::Diagonal(len) => group_sum(reads, w, digits, views, |b| {
+                    Kind::Diagonal(len).gather(n, b)
+                }),
+                Kind::EdgeX => group_sum(reads, w, digits, views, |b| Kind::EdgeX.gather(n, b)),
+                Kind::Corner2x5 => {
+                    group_sum(reads, w, digits, views, |b| Kind::Corner2x5.gather(n, b))
+                }
+            };
+        }
         // 256ths to eighths: 32 to one.
         (sum + 16).div_euclid(32)
     }
