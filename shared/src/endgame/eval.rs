@@ -475,35 +475,28 @@ impl Patterns {
     pub fn score_with_moves(&self, p: u64, o: u64, legal: u64) -> f32 {
         let empties = (self.mask & !(p | o)).count_ones();
         let w = &self.weights[self.stage(empties) * self.per_stage..][..self.per_stage];
-        self.table_sum::<f32, f32>(&self.readers, w, p, o)
+        self.table_sum(w, p, o)
             + w[self.per_stage - 2] * self.mobility(p, o, legal)
             + w[self.per_stage - 1]
     }
 
     /// The sum of the weights in `w` (one stage's) that the position's pattern instances
-    /// `readers` read, accumulated in `A`.
-    #[inline(always)]
-    fn table_sum<T: Copy, A>(&self, readers: &[Reader], w: &[T], p: u64, o: u64) -> A
-    where
-        A: Copy + Default + std::ops::Add<Output = A> + From<T>,
-    {
+    /// read.
+    fn table_sum(&self, w: &[f32], p: u64, o: u64) -> f32 {
         let (mine, theirs) = (views(self.size as u32, p), views(self.size as u32, o));
         let at = |r: &Reader| r.offset as usize + usize::from(self.read(r, &mine, &theirs));
         // Four sums side by side: one chain of dependent additions held the evaluation up
         // (the table reads do not depend on each other).
-        let (mut a, mut b, mut c, mut d) = (A::default(), A::default(), A::default(), A::default());
-        let mut quads = readers.chunks_exact(4);
+        let (mut a, mut b, mut c, mut d) = (0.0, 0.0, 0.0, 0.0);
+        let mut quads = self.readers.chunks_exact(4);
         for quad in &mut quads {
             let (i, j, k, l) = (at(&quad[0]), at(&quad[1]), at(&quad[2]), at(&quad[3]));
-            a = a + A::from(w[i]);
-            b = b + A::from(w[j]);
-            c = c + A::from(w[k]);
-            d = d + A::from(w[l]);
+            a += w[i];
+            b += w[j];
+            c += w[k];
+            d += w[l];
         }
-        let rest = quads
-            .remainder()
-            .iter()
-            .fold(A::default(), |sum, r| sum + A::from(w[at(r)]));
+        let rest = quads.remainder().iter().fold(0.0, |sum, r| sum + w[at(r)]);
         (a + b) + (c + d) + rest
     }
 

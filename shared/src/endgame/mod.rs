@@ -262,6 +262,8 @@ pub struct Solver {
     /// for the board being solved.
     eval: Option<Arc<Scorer>>,
     use_eval: bool,
+    /// What each of the opponent's replies adds to a move's ordering key on this board.
+    reply_weight: i32,
     /// During a selective pass, how many standard deviations of the shallow search's error
     /// a probcut asks for; `None` in the exact search.
     probcut: Option<f32>,
@@ -433,6 +435,7 @@ impl Solver {
             stopped: false,
             eval: None,
             use_eval: false,
+            reply_weight: REPLY_WEIGHT_PLAIN,
             probcut: None,
         })
     }
@@ -576,6 +579,11 @@ impl Solver {
         self.symmetries = symmetries(n);
         self.lines = lines(n);
         self.use_eval = self.eval.as_ref().is_some_and(|e| e.patterns().size() == n);
+        self.reply_weight = match (self.use_eval, n) {
+            (true, 8) => REPLY_WEIGHT_PATTERNS,
+            (true, _) => REPLY_WEIGHT_PATTERNS_SMALL,
+            (false, _) => REPLY_WEIGHT_PLAIN,
+        };
     }
 
     /// The exact score: one principal-variation search with a window wider than any score
@@ -853,13 +861,7 @@ impl Solver {
         // replies from 16 empties on, fastest first below.
         let corner = self.corners;
         let odd = self.odd_quadrants(empties);
-        let reply_weight = if self.use_eval && self.mask.count_ones() == 64 {
-            REPLY_WEIGHT_PATTERNS
-        } else if self.use_eval {
-            REPLY_WEIGHT_PATTERNS_SMALL
-        } else {
-            REPLY_WEIGHT_PLAIN
-        };
+        let reply_weight = self.reply_weight;
         // The short search need only be exact for moves that may reach alpha: a child at
         // least `sort_beta` (in the evaluation's eighths of a disc, for the opponent) is
         // cut off early and sorted behind them by the bound it proved.

@@ -190,22 +190,20 @@ impl<'a> Inference<'a> {
     /// Buffers for `net`, evaluating every position through the board's eight symmetries
     /// and averaging the policies (as probabilities) and the values.
     pub fn averaged(net: &'a Net) -> Inference<'a> {
-        let shape = net.shape();
-        Inference {
-            views: Views::All,
-            planes: vec![0.0; shape.points() * PLANES],
-            view_logits: vec![0.0; shape.outputs()],
-            view_policy: vec![0.0; shape.outputs()],
-            ..Inference::new(net)
-        }
+        Inference::with_views(net, Views::All)
     }
 
     /// Buffers for `net`, evaluating every position through one of the board's eight
     /// symmetries drawn at random (AlphaGo Zero's evaluation: no extra work).
     pub fn random_views(net: &'a Net, seed: u64) -> Inference<'a> {
+        Inference::with_views(net, Views::Random(crate::rng::Rng::new(seed)))
+    }
+
+    /// Buffers for `net` and the buffers that seeing through a symmetry needs.
+    fn with_views(net: &'a Net, views: Views) -> Inference<'a> {
         let shape = net.shape();
         Inference {
-            views: Views::Random(crate::rng::Rng::new(seed)),
+            views,
             planes: vec![0.0; shape.points() * PLANES],
             view_logits: vec![0.0; shape.outputs()],
             view_policy: vec![0.0; shape.outputs()],
