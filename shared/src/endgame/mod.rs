@@ -16,7 +16,7 @@
 //! - move ordering: the table's move first (searched before the other moves are even
 //!   generated), then "fastest first" (fewest replies for the opponent, corners counting
 //!   twice; then its potential mobility, our corners and parity);
-//! - move ordering from 16 empty squares on (15 with patterns) by a short search (2 plies,
+//! - move ordering from 16 empty squares on by a short search (2 plies,
 //!   3 from 19 empties) of an evaluation — the patterns of [`eval`] or mobility and
 //!   corners — plus the opponent's replies, as Edax weighs them (the nodes of these short
 //!   searches count in [`Solution::nodes`]);
@@ -76,11 +76,13 @@ const ETC_FROM: u32 = SHALLOW + 1;
 
 /// From this many empty squares on, moves are ordered by a shallow search with an evaluation
 /// and the opponent's mobility (at fewer, by the opponent's mobility, potential mobility and
-/// parity): 16 with mobility and corners as the evaluation, 15 with the patterns. (FFO
-/// #40–#44 with the patterns: 180.0 M nodes from 12 on, 140.0 M from 14, 137.0 M from 15,
-/// 144.0 M from 16; without: 203.6 M from 15, 203.0 M from 16.)
+/// parity). Fewer nodes from 15 on with the patterns (FFO #40–#44: 180.0 M nodes from 12
+/// on, 140.0 M from 14, 137.0 M from 15, 144.0 M from 16; without them 203.6 M from 15,
+/// 203.0 M from 16), but less time from 16, since the evaluation costs more than a node
+/// (FFO #40–#49, one thread, another job on the other core: 1,311.4 M nodes and 124.4 s
+/// from 15, 1,354.9 M and 110.2 s from 16, 1,469.1 M and 112.4 s from 17, 1,589.8 M and
+/// 115.3 s from 18; the 6×6 start 466.5 M and 52.2 s from 15, 489.7 M and 49.7 s from 16).
 const SORT_BY_SEARCH_FROM: u32 = 16;
-const SORT_BY_SEARCH_FROM_PATTERNS: u32 = 15;
 
 /// From this many empty squares on, the short search that orders moves goes 3 plies deep
 /// (2 below). (FFO #40–#44 with the patterns: 176 M nodes from 19 on, 195 M from 22 on.)
@@ -865,10 +867,10 @@ impl Solver {
         // The short search need only be exact for moves that may reach alpha: a child at
         // least `sort_beta` (in the evaluation's eighths of a disc, for the opponent) is
         // cut off early and sorted behind them by the bound it proved.
-        let (sort_beta, sort_from) = if self.use_eval {
-            (8 * (SORT_MARGIN - alpha), SORT_BY_SEARCH_FROM_PATTERNS)
+        let sort_beta = if self.use_eval {
+            8 * (SORT_MARGIN - alpha)
         } else {
-            (INFINITY * 100, SORT_BY_SEARCH_FROM)
+            INFINITY * 100
         };
         // Up to 60 empty squares, so never more than 60 legal moves (a real position can
         // have 33 or more).
@@ -888,7 +890,7 @@ impl Solver {
                 // Searched already; kept at the front (below any evaluation, whatever the
                 // patterns' weights) only so that its mirror images are dropped below.
                 i32::MIN
-            } else if n >= sort_from {
+            } else if n >= SORT_BY_SEARCH_FROM {
                 // Our evaluation after the move, by a short search, and the opponent's
                 // replies: best first.
                 let depth = if n >= SORT_DEEPER_FROM { 3 } else { 2 };
