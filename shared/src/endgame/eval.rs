@@ -507,7 +507,7 @@ impl Patterns {
         let n = self.size as u32;
         let t = usize::from(r.view);
         let digits = &self.digits[usize::from(r.len)];
-        digits[r.kind.gather(n, mine[t])] + 2 * digits[r.kind.gather(n, theirs[t])]
+        ternary(digits, |b| r.kind.gather(n, b), mine[t], theirs[t])
     }
 
     /// The mover's legal moves (`legal`) minus the opponent's.
@@ -639,6 +639,13 @@ pub struct Scorer {
     groups: Vec<Group>,
 }
 
+/// The base-3 index of a shape's squares, `gather` taking them from a view into a mask:
+/// the mover's discs count 1, the opponent's 2 (`digits` the masks to base 3).
+#[inline(always)]
+fn ternary(digits: &[u16], gather: impl Fn(u64) -> usize, mine: u64, theirs: u64) -> u16 {
+    digits[gather(mine)] + 2 * digits[gather(theirs)]
+}
+
 /// Instances of one shape, for [`Scorer::eighths`].
 #[derive(Clone, Debug)]
 struct Group {
@@ -659,7 +666,7 @@ fn group_sum(
 ) -> i32 {
     let at = |&(offset, view): &(u32, u8)| {
         let t = usize::from(view & 7);
-        offset as usize + usize::from(digits[gather(mine[t])] + 2 * digits[gather(theirs[t])])
+        offset as usize + usize::from(ternary(digits, &gather, mine[t], theirs[t]))
     };
     // Two sums side by side: the table reads do not depend on each other.
     let (mut a, mut b) = (0, 0);

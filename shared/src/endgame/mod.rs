@@ -16,10 +16,10 @@
 //! - move ordering: the table's move first (searched before the other moves are even
 //!   generated), then "fastest first" (fewest replies for the opponent, corners counting
 //!   twice; then its potential mobility, our corners and parity);
-//! - move ordering from 16 empty squares on by a short search (2 plies,
-//!   3 from 19 empties) of an evaluation — the patterns of [`eval`] or mobility and
-//!   corners — plus the opponent's replies, as Edax weighs them (the nodes of these short
-//!   searches count in [`Solution::nodes`]);
+//! - move ordering from 16 empty squares on by a short search (2 plies, 3 from 19 empties)
+//!   of an evaluation — the patterns of [`eval`] or mobility and corners — plus the
+//!   opponent's replies, as Edax weighs them (the nodes of these short searches count in
+//!   [`Solution::nodes`]);
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
 //!   already in the table may prove a cutoff;
 //! - a stability cutoff from 8 empty squares on: the opponent's stable discs (full lines, or

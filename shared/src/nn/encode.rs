@@ -156,7 +156,7 @@ enum Views {
 ///
 /// [`Inference::averaged`] evaluates each position through all eight symmetries of the
 /// board and averages the eight policies and values (AlphaGo's evaluation; eight times the
-/// work, a steadier answer).
+/// work, a steadier answer); [`Inference::random_views`] through one drawn at random.
 #[derive(Clone, Debug)]
 pub struct Inference<'a> {
     net: &'a Net,
