@@ -625,6 +625,11 @@ const FIXED_MAX: f32 = 8191.0;
 ///   read from each end, the 3×3 corner across its diagonal). Their weights add up to one
 ///   table indexed by either reading, `w[i] + w[π(i)]`, so only one of them is read: 50
 ///   table reads instead of 92 on 8×8 (format 2). Exact in integers.
+/// - **updated move by move:** the ordering search scores every child of a node one ply
+///   above its leaves. [`Scorer::indices`] reads the node's board once;
+///   [`Scorer::eighths_after`] then scores each child from those indices, changed only at
+///   the squares its move fills and flips (a few of the 50 reads each), as Edax and Zebra
+///   update their patterns.
 ///
 /// So the sum differs from [`Patterns::score`] only by the weights' rounding (at most 1/512
 /// disc each).
@@ -634,9 +639,29 @@ pub struct Scorer {
     /// The folded tables, then mobility and the bias, in the layout of the patterns'
     /// weights.
     weights: Vec<i16>,
-    /// The instances still read, by shape: each shape's instances (table offset, view) read
-    /// in one loop whose gathering is known at compile time, not chosen per instance.
+    /// The instances still read, by shape: each shape's instances read in one loop whose
+    /// gathering is known at compile time, not chosen per instance.
     groups: Vec<Group>,
+    /// Per instance read (in the order of `groups`), its table's offset within a stage.
+    offsets: Vec<u32>,
+    /// Per square, the instances that read it and the place value of its digit there
+    /// (`touches[from[sq]..from[sq + 1]]`).
+    touches: Vec<(u8, u16)>,
+    from: Vec<u16>,
+}
+
+/// The most instances a [`Scorer`] reads (8×8, format 2: 50).
+const MAX_READS: usize = 64;
+
+/// A position's pattern indices, per instance a [`Scorer`] reads, from both sides: what
+/// [`Scorer::eighths_after`] updates for each move.
+#[derive(Clone, Copy, Debug)]
+pub struct Indices {
+    /// The mover's discs counting 1, the opponent's 2.
+    mover: [u16; MAX_READS],
+    /// The opponent's discs counting 1, the mover's 2: the indices one move later start
+    /// from these.
+    other: [u16; MAX_READS],
 }
 
 /// The base-3 index of a shape's squares, `gather` taking them from a view into a mask:
@@ -646,37 +671,31 @@ fn ternary(digits: &[u16], gather: impl Fn(u64) -> usize, mine: u64, theirs: u64
     digits[gather(mine)] + 2 * digits[gather(theirs)]
 }
 
-/// Instances of one shape, for [`Scorer::eighths`].
+/// Instances of one shape, for [`Scorer::indices`]: the view each is read from.
 #[derive(Clone, Debug)]
 struct Group {
     kind: Kind,
     len: u8,
-    reads: Vec<(u32, u8)>,
+    views: Vec<u8>,
 }
 
-/// The sum of the weights (in `w`) that the instances `reads` of one shape read, `gather`
-/// taking the shape's squares from a view into a mask and `digits` the mask to base 3.
+/// The indices of the instances of one shape read from `views` (one per instance), into
+/// `mover` and `other` (see [`Indices`]); `gather` takes the shape's squares from a view
+/// into a mask and `digits` the mask to base 3.
 #[inline(always)]
-fn group_sum(
-    reads: &[(u32, u8)],
-    w: &[i16],
+fn group_indices(
+    views: &[u8],
     digits: &[u16],
     (mine, theirs): (&[u64; 8], &[u64; 8]),
     gather: impl Fn(u64) -> usize,
-) -> i32 {
-    let at = |&(offset, view): &(u32, u8)| {
-        let t = usize::from(view & 7);
-        offset as usize + usize::from(ternary(digits, &gather, mine[t], theirs[t]))
-    };
-    // Two sums side by side: the table reads do not depend on each other.
-    let (mut a, mut b) = (0, 0);
-    let mut pairs = reads.chunks_exact(2);
-    for pair in &mut pairs {
-        a += i32::from(w[at(&pair[0])]);
-        b += i32::from(w[at(&pair[1])]);
+    (mover, other): (&mut [u16], &mut [u16]),
+) {
+    for ((&view, m), t) in views.iter().zip(mover).zip(other) {
+        let v = usize::from(view & 7);
+        let (a, b) = (digits[gather(mine[v])], digits[gather(theirs[v])]);
+        *m = a + 2 * b;
+        *t = b + 2 * a;
     }
-    let rest: i32 = pairs.remainder().iter().map(|r| i32::from(w[at(r)])).sum();
-    a + b + rest
 }
 
 /// For each instance of `patterns` that is read, the permutations that give the instances
@@ -752,11 +771,11 @@ impl Scorer {
         let per = patterns.per_stage;
         let plan = folds(&patterns);
         let mut weights: Vec<i16> = patterns.weights.iter().map(|&w| fixed(w)).collect();
-        let mut readers = Vec::new();
+        let mut kept = Vec::new();
         let mut done = Vec::new();
         for (i, perms) in plan.iter().enumerate() {
             let Some(perms) = perms else { continue };
-            readers.push(patterns.readers[i]);
+            kept.push(i);
             let (offset, squares) = &patterns.instances[i];
             if done.contains(offset) || perms.len() == 1 {
                 continue;
@@ -781,21 +800,40 @@ impl Scorer {
                 }
             }
         }
+        // The pattern sets are fixed by the format version; none reads more.
+        assert!(kept.len() <= MAX_READS, "{} pattern reads", kept.len());
         let mut groups: Vec<Group> = Vec::new();
-        for r in &readers {
+        for &i in &kept {
+            let r = patterns.readers[i];
             match groups.last_mut() {
-                Some(g) if g.kind == r.kind && g.len == r.len => g.reads.push((r.offset, r.view)),
+                Some(g) if g.kind == r.kind && g.len == r.len => g.views.push(r.view),
                 _ => groups.push(Group {
                     kind: r.kind,
                     len: r.len,
-                    reads: vec![(r.offset, r.view)],
+                    views: vec![r.view],
                 }),
             }
+        }
+        // `groups` keeps the instances in order, so read `k` is instance `kept[k]`.
+        let offsets = kept.iter().map(|&i| patterns.readers[i].offset).collect();
+        let (mut touches, mut from) = (Vec::new(), vec![0u16]);
+        for sq in 0..64u8 {
+            for (k, &i) in kept.iter().enumerate() {
+                let squares = &patterns.instances[i].1;
+                if let Some(at) = squares.iter().position(|&s| s == sq) {
+                    let place = 3u16.pow((squares.len() - 1 - at) as u32);
+                    touches.push((k as u8, place));
+                }
+            }
+            from.push(touches.len() as u16);
         }
         Scorer {
             patterns,
             weights,
             groups,
+            offsets,
+            touches,
+            from,
         }
     }
 
@@ -806,39 +844,103 @@ impl Scorer {
 
     /// How many table reads one evaluation makes.
     pub fn reads(&self) -> usize {
-        self.groups.iter().map(|g| g.reads.len()).sum()
+        self.offsets.len()
     }
 
     /// The predicted final margin for the side with `p` to move, whose legal moves are
     /// `legal`, in eighths of a disc (rounded half up).
     pub fn eighths(&self, p: u64, o: u64, legal: u64) -> i32 {
+        self.total(p, o, legal, &self.indices(p, o).mover)
+    }
+
+    /// The pattern indices of the position with `p` to move, from both sides.
+    pub fn indices(&self, p: u64, o: u64) -> Indices {
         let patterns = &*self.patterns;
-        let empties = (patterns.mask & !(p | o)).count_ones();
-        let stage = patterns.stage(empties);
-        let w = &self.weights[stage * patterns.per_stage..][..patterns.per_stage];
-        let per = patterns.per_stage;
-        let (mobility, bias) = (i32::from(w[per - 2]), i32::from(w[per - 1]));
-        let moves = patterns.mobility(p, o, legal) as i32;
         let n = patterns.size as u32;
         let views = (&views(n, p), &views(n, o));
-        let mut sum = mobility * moves + bias;
+        let mut out = Indices {
+            mover: [0; MAX_READS],
+            other: [0; MAX_READS],
+        };
+        let mut first = 0;
         for g in &self.groups {
-            let (reads, digits) = (&g.reads[..], &patterns.digits[usize::from(g.len)][..]);
+            let (v, digits) = (&g.views[..], &patterns.digits[usize::from(g.len)][..]);
+            let end = first + v.len();
+            let to = (&mut out.mover[first..end], &mut out.other[first..end]);
             // Each arm names its shape, so its gathering is compiled for that shape alone.
-            sum += match g.kind {
-                Kind::Row(r) => group_sum(reads, w, digits, views, |b| Kind::Row(r).gather(n, b)),
-                Kind::Corner => group_sum(reads, w, digits, views, |b| Kind::Corner.gather(n, b)),
-                Kind::Diagonal(len) => group_sum(reads, w, digits, views, |b| {
-                    Kind::Diagonal(len).gather(n, b)
-                }),
-                Kind::EdgeX => group_sum(reads, w, digits, views, |b| Kind::EdgeX.gather(n, b)),
-                Kind::Corner2x5 => {
-                    group_sum(reads, w, digits, views, |b| Kind::Corner2x5.gather(n, b))
+            match g.kind {
+                Kind::Row(r) => group_indices(v, digits, views, |b| Kind::Row(r).gather(n, b), to),
+                Kind::Corner => group_indices(v, digits, views, |b| Kind::Corner.gather(n, b), to),
+                Kind::Diagonal(len) => {
+                    group_indices(v, digits, views, |b| Kind::Diagonal(len).gather(n, b), to)
                 }
-            };
+                Kind::EdgeX => group_indices(v, digits, views, |b| Kind::EdgeX.gather(n, b), to),
+                Kind::Corner2x5 => {
+                    group_indices(v, digits, views, |b| Kind::Corner2x5.gather(n, b), to)
+                }
+            }
+            first = end;
+        }
+        out
+    }
+
+    /// [`Scorer::eighths`] of the position after a move, from the indices of the position
+    /// before it (`before`, [`Scorer::indices`]): the move put a disc on `sq` and flipped
+    /// `flipped`; `p` and `o` are the discs after it, `p` the new mover's (the one who did
+    /// not move), and `legal` its legal moves. The board is not read again: only the
+    /// instances through the squares that changed are.
+    pub fn eighths_after(
+        &self,
+        before: &Indices,
+        sq: u32,
+        flipped: u64,
+        (p, o): (u64, u64),
+        legal: u64,
+    ) -> i32 {
+        // The new mover was the opponent before: its discs count 1, the other side's 2.
+        let mut index = before.other;
+        let mut add = |sq: u32, digit: u16| {
+            let sq = sq as usize;
+            let (a, b) = (usize::from(self.from[sq]), usize::from(self.from[sq + 1]));
+            for &(k, place) in &self.touches[a..b] {
+                index[usize::from(k)] += digit * place;
+            }
+        };
+        // The new disc is the other side's (0 to 2); each flipped disc was the mover's
+        // and is now the other side's (1 to 2).
+        add(sq, 2);
+        let mut rest = flipped;
+        while rest != 0 {
+            add(rest.trailing_zeros(), 1);
+            rest &= rest - 1;
+        }
+        self.total(p, o, legal, &index)
+    }
+
+    /// The margin from the position's indices (`index`, the mover's discs counting 1),
+    /// its mobility and the bias, in eighths.
+    fn total(&self, p: u64, o: u64, legal: u64, index: &[u16; MAX_READS]) -> i32 {
+        let patterns = &*self.patterns;
+        let empties = (patterns.mask & !(p | o)).count_ones();
+        let per = patterns.per_stage;
+        let w = &self.weights[patterns.stage(empties) * per..][..per];
+        let (mobility, bias) = (i32::from(w[per - 2]), i32::from(w[per - 1]));
+        let moves = patterns.mobility(p, o, legal) as i32;
+        let at = |k: usize| i32::from(w[self.offsets[k] as usize + usize::from(index[k])]);
+        // Two sums side by side: the table reads do not depend on each other.
+        let (mut a, mut b) = (0, 0);
+        let reads = self.offsets.len();
+        let mut k = 0;
+        while k + 1 < reads {
+            a += at(k);
+            b += at(k + 1);
+            k += 2;
+        }
+        if k < reads {
+            a += at(k);
         }
         // 256ths to eighths: 32 to one.
-        (sum + 16).div_euclid(32)
+        (mobility * moves + bias + a + b + 16).div_euclid(32)
     }
 }
 
@@ -1000,6 +1102,36 @@ mod tests {
         // 2x5 corner has no such pair).
         let reads = |version| Scorer::new(std::sync::Arc::new(random_in(version, 8, 1))).reads();
         assert_eq!((reads(1), reads(2)), (38, 50));
+    }
+
+    #[test]
+    fn a_child_scored_from_its_parents_indices_scores_as_read_from_its_board() {
+        for (version, size) in (1..=VERSION).flat_map(|v| [(v, 4), (v, 6), (v, 8)]) {
+            let patterns = std::sync::Arc::new(random_in(version, size, 13));
+            let scorer = Scorer::new(std::sync::Arc::clone(&patterns));
+            let mask = patterns.mask;
+            let mut rng = Rng::new(14);
+            let mut children = 0;
+            for _ in 0..300 {
+                let (p, o) = position(size, &mut rng);
+                let before = scorer.indices(p, o);
+                let mut rest = moves(p, o, mask);
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = crate::othello::flips(p, o, sq as usize);
+                    let (np, no) = (o ^ f, p | f | (1u64 << sq));
+                    let legal = moves(np, no, mask);
+                    assert_eq!(
+                        scorer.eighths_after(&before, sq, f, (np, no), legal),
+                        scorer.eighths(np, no, legal),
+                        "{version} {size}: {p:#x} {o:#x} {sq}"
+                    );
+                    children += 1;
+                }
+            }
+            assert!(children > 300, "{version} {size}: {children} children");
+        }
     }
 
     #[test]

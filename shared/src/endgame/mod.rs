@@ -1064,13 +1064,29 @@ impl Solver {
         if mine == 0 {
             return -self.evaluate(o, p, depth - 1, -beta, -alpha);
         }
+        // One ply above the leaves, the patterns are read from this board once and each
+        // child is scored from those indices, updated at the squares its move changes.
+        let scorer = match &self.eval {
+            Some(eval) if depth == 1 && self.use_eval => Some(Arc::clone(eval)),
+            _ => None,
+        };
+        let before = scorer.as_ref().map(|s| s.indices(p, o));
         let mut best = -INFINITY * 100;
         let mut rest = mine;
         while rest != 0 {
-            let sq = rest.trailing_zeros() as usize;
+            let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let f = flips(p, o, sq);
-            let v = -self.evaluate(o ^ f, p | f | (1u64 << sq), depth - 1, -beta, -alpha);
+            let f = flips(p, o, sq as usize);
+            let (np, no) = (o ^ f, p | f | (1u64 << sq));
+            let v = match (&scorer, &before) {
+                (Some(scorer), Some(before)) => {
+                    // The leaf `evaluate` at depth 0 would score, counted alike.
+                    self.count_node();
+                    let legal = moves(np, no, self.mask);
+                    -scorer.eighths_after(before, sq, f, (np, no), legal)
+                }
+                _ => -self.evaluate(np, no, depth - 1, -beta, -alpha),
+            };
             if v > best {
                 best = v;
                 alpha = alpha.max(v);
