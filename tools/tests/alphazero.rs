@@ -552,6 +552,16 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
             vec!["--positions", p, "--players", "oracle"],
             "unknown player",
         ),
+        (
+            "az_eval",
+            vec!["--positions", p, "--views", "mirror"],
+            "--views takes plain, avg or random",
+        ),
+        (
+            "az_eval",
+            vec!["--positions", p, "--views"],
+            "--views needs a value",
+        ),
         ("az_eval", vec!["--positions", p, "--curve", d], "log.csv"),
         ("az_plot", vec!["--dir", d, "--out", d], "log.csv"),
         ("az_plot", vec!["--out", d], "--dir is required"),

@@ -36,6 +36,9 @@ usage: az_eval --positions FILE [--weights FILE] [options]
   --versus-playouts N also play N games (colours alternating) of the trained network +
                       MCTS against playout MCTS, both with --seconds per move
   --simulations N     MCTS simulations for --versus-solver (default 400)
+  --views V           how the agent of --versus-solver and --versus-playouts sees a
+                      position: plain (default), avg (the 8 symmetries averaged, as
+                      netavgN) or random (one drawn per evaluation, as netrandN)
   --seconds S         seconds per move for --versus-playouts (default 0.5)
   --c-puct C          the network players' PUCT constant (default 1.5, az_train's)
   --fpu R             the network players' search gives an unvisited move the parent's
@@ -287,6 +290,26 @@ fn timed<'a, E: Evaluator<Board> + 'a>(
     })
 }
 
+/// How the game-playing agent sees each position: as it is, through the board's 8
+/// symmetries averaged (as `netavgN`), or through one drawn at random (as `netrandN`).
+#[derive(Clone, Copy)]
+enum Views {
+    Plain,
+    Averaged,
+    Random,
+}
+
+impl Views {
+    /// The agent's network evaluation; `seed` for the random views.
+    fn inference(self, net: &Net, seed: u64) -> Inference<'_> {
+        match self {
+            Views::Plain => Inference::new(net),
+            Views::Averaged => Inference::averaged(net),
+            Views::Random => Inference::random_views(net, seed),
+        }
+    }
+}
+
 struct Run {
     positions: String,
     weights: Option<String>,
@@ -296,6 +319,9 @@ struct Run {
     versus_playouts: u32,
     simulations: u32,
     seconds: f64,
+    /// How the agent of `--versus-solver` and `--versus-playouts` looks at a position
+    /// (`--views`).
+    views: Views,
     /// The network players' search (`--c-puct`, `--fpu`).
     search: Settings,
     seed: u64,
@@ -316,6 +342,7 @@ fn parse() -> Result<Run, String> {
         versus_playouts: 0,
         simulations: 400,
         seconds: 0.5,
+        views: Views::Plain,
         search: settings(0),
         seed: 1,
         curve: None,
@@ -346,6 +373,17 @@ fn parse() -> Result<Run, String> {
             }
             "--seconds" => {
                 run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
+            }
+            "--views" => {
+                run.views = match args.next().as_deref() {
+                    Some("plain") => Views::Plain,
+                    Some("avg") => Views::Averaged,
+                    Some("random") => Views::Random,
+                    Some(other) => {
+                        return Err(format!("--views takes plain, avg or random, not {other:?}"))
+                    }
+                    None => return Err("--views needs a value".to_string()),
+                };
             }
             "--fpu" => {
                 let r = cli::value(&flag, args.next(), |&r: &f64| (-2.0..=2.0).contains(&r))?;
@@ -460,7 +498,7 @@ fn evaluate() -> Result<String, String> {
                     iterations: run.simulations,
                     ..run.search
                 },
-                Inference::new(net),
+                run.views.inference(net, run.seed),
             );
             let mut exact = solver_player(&mut solver);
             let (margin, moves) = if agent_black {
@@ -490,7 +528,12 @@ fn evaluate() -> Result<String, String> {
         let net_stats = std::cell::Cell::new((0, 0));
         let playout_stats = std::cell::Cell::new((0, 0));
         for g in 0..run.versus_playouts {
-            let mut agent = timed(run.search, run.seconds, Inference::new(net), &net_stats);
+            let mut agent = timed(
+                run.search,
+                run.seconds,
+                run.views.inference(net, run.seed + u64::from(g)),
+                &net_stats,
+            );
             let mut other = timed(
                 settings(0),
                 run.seconds,
