@@ -19,7 +19,8 @@
 //! - move ordering from 16 empty squares on by a short search (2 plies, 3 from 19 empties)
 //!   of an evaluation — the patterns of [`eval`] or mobility and corners — plus the
 //!   opponent's replies, as Edax weighs them (the nodes of these short searches count in
-//!   [`Solution::nodes`]);
+//!   [`Solution::nodes`]); one ply above their leaves the patterns are read once and each
+//!   leaf scored from them, updated at the squares its move changes;
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
 //!   already in the table may prove a cutoff;
 //! - a stability cutoff from 8 empty squares on: the opponent's stable discs (full lines, or
