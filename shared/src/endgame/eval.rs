@@ -872,11 +872,11 @@ impl Scorer {
                 Kind::Row(r) => group_indices(v, digits, views, |b| Kind::Row(r).gather(n, b), to),
                 Kind::Corner => group_indices(v, digits, views, |b| Kind::Corner.gather(n, b), to),
                 Kind::Diagonal(len) => {
-                    group_indices(v, digits, views, |b| Kind::Diagonal(len).gather(n, b), to)
+                    group_indices(v, digits, views, |b| Kind::Diagonal(len).gather(n, b), to);
                 }
                 Kind::EdgeX => group_indices(v, digits, views, |b| Kind::EdgeX.gather(n, b), to),
                 Kind::Corner2x5 => {
-                    group_indices(v, digits, views, |b| Kind::Corner2x5.gather(n, b), to)
+                    group_indices(v, digits, views, |b| Kind::Corner2x5.gather(n, b), to);
                 }
             }
             first = end;

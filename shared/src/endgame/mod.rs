@@ -298,6 +298,89 @@ const fn build_neighbours() -> [u64; 64] {
     table
 }
 
+/// `LINE_FLIPS[i][m]`: the discs a move on square `i` of a line of 8 flips when `m` (bit
+/// `j` for square `j`, bit `i` clear) holds the mover's discs and every other square of
+/// the line the opponent's: the opponent's run from `i` each way counts when the mover's
+/// disc ends it, not the line's end.
+static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
+
+const fn build_line_flips() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut m = 0;
+        while m < 256 {
+            let mut count = 0;
+            // Towards higher squares, then lower ones.
+            let mut j = i + 1;
+            while j < 8 && m >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                count += j - i - 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && m >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                count += i - j as usize - 1;
+            }
+            table[i][m] = count as u8;
+            m += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Per square of the 8×8 layout, its two diagonals: `[0]` where row − column is the
+/// square's, `[1]` where row + column is.
+static DIAGONALS: [[u64; 2]; 64] = build_diagonals();
+
+const fn build_diagonals() -> [[u64; 2]; 64] {
+    let mut table = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = (sq / 8, sq % 8);
+        let mut other = 0;
+        while other < 64 {
+            let (r2, c2) = (other / 8, other % 8);
+            if r2 + c == c2 + r {
+                table[sq][0] |= 1u64 << other;
+            }
+            if r2 + c2 == r + c {
+                table[sq][1] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// How many discs a move of `p` on `sq` flips when every other square of the board holds
+/// a disc: then the opponent has every square of a line that `p` does not, so each line's
+/// flips follow from `p`'s discs on it alone ([`LINE_FLIPS`]). The squares of the 8×8
+/// layout off a smaller board read as the opponent's, which changes nothing: they lie
+/// beyond the board's edge, where no disc of `p` can end a run. (Edax counts the last
+/// move's flips the same way.)
+fn last_flips(p: u64, sq: usize) -> i32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    let (r, c) = (sq / 8, sq % 8);
+    let row = (p >> (8 * r)) & 0xff;
+    // Bit 8k of the column to bit 56 + k, the diagonals' squares (one per column) to
+    // bit 56 + column.
+    let column = ((p >> c) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let [down, up] = DIAGONALS[sq];
+    let down = (p & down).wrapping_mul(FILE_A) >> 56;
+    let up = (p & up).wrapping_mul(FILE_A) >> 56;
+    i32::from(LINE_FLIPS[c][row as usize])
+        + i32::from(LINE_FLIPS[r][column as usize])
+        + i32::from(LINE_FLIPS[c][down as usize])
+        + i32::from(LINE_FLIPS[c][up as usize])
+}
+
 /// The cells next to `discs` (and `discs` themselves) on the 8×8 layout.
 fn around(discs: u64) -> u64 {
     const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
@@ -1169,7 +1252,7 @@ impl Solver {
         let f = if around & o == 0 {
             0
         } else {
-            flips(p, o, sq).count_ones() as i32
+            last_flips(p, sq)
         };
         if f > 0 {
             return mine + f + 1 - (theirs - f);
@@ -1177,7 +1260,7 @@ impl Solver {
         let g = if around & p == 0 {
             0
         } else {
-            flips(o, p, sq).count_ones() as i32
+            last_flips(o, sq)
         };
         if g > 0 {
             return mine - g - (theirs + g + 1);
@@ -1265,6 +1348,32 @@ mod tests {
                 expected |= NEIGHBOURS[sq];
             }
             assert_eq!(around(b), expected, "{b:#018x}");
+        }
+    }
+
+    #[test]
+    fn the_last_moves_flips_are_counted_from_the_movers_discs_alone() {
+        let mut rng = crate::rng::Rng::new(15);
+        for n in [4u8, 6, 8] {
+            let mask = board_mask(n);
+            for _ in 0..2000 {
+                // Every square filled at random but one.
+                let empty = loop {
+                    let sq = rng.below(64);
+                    if mask >> sq & 1 == 1 {
+                        break sq;
+                    }
+                };
+                let p = rng.next_u64() & mask & !(1u64 << empty);
+                let o = mask & !p & !(1u64 << empty);
+                for (me, other) in [(p, o), (o, p)] {
+                    assert_eq!(
+                        last_flips(me, empty),
+                        flips(me, other, empty).count_ones() as i32,
+                        "{n}x{n}: {me:#018x} on {empty}"
+                    );
+                }
+            }
         }
     }
 
