@@ -21,6 +21,9 @@
 //!   opponent's replies, as Edax weighs them (the nodes of these short searches count in
 //!   [`Solution::nodes`]); one ply above their leaves the patterns are read once and each
 //!   leaf scored from them, updated at the squares its move changes;
+//! - with the patterns, from 12 to 15 empty squares, ordering by the evaluation after each
+//!   move (updated from the node's patterns the same way), the replies and potential
+//!   mobility;
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
 //!   already in the table may prove a cutoff;
 //! - a stability cutoff from 8 empty squares on: the opponent's stable discs (full lines, or
@@ -88,6 +91,18 @@ const SORT_BY_SEARCH_FROM: u32 = 16;
 /// From this many empty squares on, the short search that orders moves goes 3 plies deep
 /// (2 below). (FFO #40–#44 with the patterns: 176 M nodes from 19 on, 195 M from 22 on.)
 const SORT_DEEPER_FROM: u32 = 19;
+
+/// With the patterns, from this many empty squares on (below [`SORT_BY_SEARCH_FROM`]),
+/// moves are ordered by the evaluation of the position after them, read from this node's
+/// pattern indices updated by the move (no search), with the opponent's replies and its
+/// potential mobility; fastest first below. Fewer nodes for about the same time: FFO
+/// #40–#49 (one thread, another job on the other core) 1,354.9 M nodes and 96.9 s without
+/// this band; with it from 15 1,303.0 M and 99.3 s, from 14 1,248.1 M and 95.9 s, from 13
+/// 1,220.4 M and 95.9 s, from 11 1,189.7 M and 103.2 s (evaluation and replies only); with
+/// potential mobility too (16 per square) from 13 1,204.7 M and 94.8 s (32: 1,221.4 M,
+/// 98.3 s), **from 12 1,178.1 M and 95.3 s**. The 6×6 start: 489.7 M nodes and 45.2 s
+/// without, 404.3 M and 45.1 s from 12.
+const SORT_BY_EVAL_FROM: u32 = 12;
 
 /// In the ordering by a short search, what each of the opponent's replies after the move
 /// (corners counting twice) adds to its key, in the evaluation's units: with the patterns,
@@ -944,7 +959,8 @@ impl Solver {
         };
 
         // The other moves, by a key (low first): a short search's value and the opponent's
-        // replies from 16 empties on, fastest first below.
+        // replies from 16 empties on, with the patterns the evaluation after the move from
+        // 12 on, fastest first below.
         let corner = self.corners;
         let odd = self.odd_quadrants(empties);
         let reply_weight = self.reply_weight;
@@ -960,6 +976,15 @@ impl Solver {
         // have 33 or more).
         let mut list = [(0i32, 0u8, 0u64); 64];
         let mut len = 0;
+        let scorer = match &self.eval {
+            Some(eval)
+                if self.use_eval && (SORT_BY_EVAL_FROM..SORT_BY_SEARCH_FROM).contains(&n) =>
+            {
+                Some(Arc::clone(eval))
+            }
+            _ => None,
+        };
+        let before = scorer.as_ref().map(|s| s.indices(p, o));
         let mut rest = legal;
         while rest != 0 {
             let sq = rest.trailing_zeros() as u8;
@@ -981,6 +1006,12 @@ impl Solver {
                 // The child's value is for the opponent: low is good for us, sorted first.
                 let value = self.evaluate(np, no, depth, -INFINITY * 100, sort_beta);
                 value + reply_weight * weighted
+            } else if let (Some(scorer), Some(before)) = (&scorer, &before) {
+                // The evaluation after the move (for the opponent: low first), its replies
+                // and the empty squares next to our discs, where it may move later.
+                let value = scorer.eighths_after(before, u32::from(sq), f, (np, no), replies);
+                let potential = (around(no) & empties & !bit).count_ones() as i32;
+                value + reply_weight * weighted + 16 * potential
             } else {
                 // Fastest first: the opponent's replies (corners twice), then the empty
                 // squares next to our discs (where it may move later: its potential
