@@ -1314,11 +1314,25 @@ impl Solver {
                 score = -score;
                 continue;
             }
+            // The table's move first: the search that found the score left it there, and
+            // proving a worse move worse can cost as much as the solve (FFO #59).
+            let first = match self.probe(p, o) {
+                Some(e) if e.best != NO_MOVE && legal >> e.best & 1 == 1 => e.best,
+                _ => NO_MOVE,
+            };
+            let mut order = [first; 64];
+            let mut count = usize::from(first != NO_MOVE);
             let mut rest = legal;
-            let mut found = None;
             while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
+                let sq = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
+                if sq != first {
+                    order[count] = sq;
+                    count += 1;
+                }
+            }
+            let mut found = None;
+            for sq in order[..count].iter().map(|&sq| usize::from(sq)) {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
                 // The child is worth -score to the opponent iff it is neither better nor worse.
