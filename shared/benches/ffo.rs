@@ -2,7 +2,7 @@
 //! principal variation of each checked against the published scores.
 //!
 //! ```text
-//! cargo bench -p games --bench ffo              # #40 to #59 (hours on this machine)
+//! cargo bench -p games --bench ffo              # #40 to #59 (52 minutes on this machine)
 //! cargo bench -p games --bench ffo -- 40 44     # a range of numbers
 //! cargo bench -p games --bench ffo -- 40 49 24  # ... with a table of 2^24 entries (default 22)
 //! cargo bench -p games --bench ffo -- 40 49 --eval ../weights/endgame8.pat  # patterns
