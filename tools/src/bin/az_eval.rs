@@ -118,13 +118,11 @@ fn player<'a>(
         let mut rng = Rng::new(seed);
         return Ok(Box::new(move |b: &Board| greedy(b, &mut rng)));
     }
-    if name == "policyavg" {
-        let mut inference = Inference::averaged(need()?);
-        return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
-    }
-    if name == "policy" {
-        let mut inference = Inference::new(need()?);
-        return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
+    for (policy, views) in [("policyavg", Views::Averaged), ("policy", Views::Plain)] {
+        if name == policy {
+            let mut inference = views.inference(need()?, seed);
+            return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
+        }
     }
     if let Some(n) = count("playout") {
         return Ok(mcts(settings(n), Playouts::<Board>::new(seed)));
@@ -132,14 +130,14 @@ fn player<'a>(
     if let Some(n) = count("untrained") {
         return Ok(mcts(with(n), Inference::new(untrained)));
     }
-    if let Some(n) = count("netrand") {
-        return Ok(mcts(with(n), Inference::random_views(need()?, seed)));
-    }
-    if let Some(n) = count("netavg") {
-        return Ok(mcts(with(n), Inference::averaged(need()?)));
-    }
-    if let Some(n) = count("net") {
-        return Ok(mcts(with(n), Inference::new(need()?)));
+    for (prefix, views) in [
+        ("netrand", Views::Random),
+        ("netavg", Views::Averaged),
+        ("net", Views::Plain),
+    ] {
+        if let Some(n) = count(prefix) {
+            return Ok(mcts(with(n), views.inference(need()?, seed)));
+        }
     }
     Err(format!("unknown player {name:?} (see --help)"))
 }
@@ -290,8 +288,9 @@ fn timed<'a, E: Evaluator<Board> + 'a>(
     })
 }
 
-/// How the game-playing agent sees each position: as it is, through the board's 8
-/// symmetries averaged (as `netavgN`), or through one drawn at random (as `netrandN`).
+/// How a network player sees each position: as it is (`net`, `policy`), through the
+/// board's 8 symmetries averaged (`netavgN`, `policyavg`), or through one drawn at random
+/// per evaluation (`netrandN`); `--views` sets it for the agent of the whole games.
 #[derive(Clone, Copy)]
 enum Views {
     Plain,
