@@ -671,7 +671,7 @@ pub(crate) fn moves(p: u64, o: u64, mask: u64) -> u64 {
 
 /// Rays from each cell to the edge of the 8×8 layout, the cell itself excluded. Directions
 /// 0..4 go towards higher bit indices (E, SW, S, SE), 4..8 towards lower ones (W, NE, N, NW).
-static RAYS: [[u64; 8]; 64] = build_rays();
+pub(crate) static RAYS: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
     const STEPS: [(i32, i32); 8] = [

@@ -63,7 +63,7 @@
 
 pub mod eval;
 
-use crate::othello::{board_mask, flips, margin, moves, Board, Move, Square};
+use crate::othello::{board_mask, flips, margin, moves, Board, Move, Square, RAYS};
 use eval::{Patterns, Scorer};
 use std::error::Error;
 use std::fmt;
@@ -350,31 +350,6 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
     table
 }
 
-/// Per square of the 8×8 layout, its two diagonals: `[0]` where row − column is the
-/// square's, `[1]` where row + column is.
-static DIAGONALS: [[u64; 2]; 64] = build_diagonals();
-
-const fn build_diagonals() -> [[u64; 2]; 64] {
-    let mut table = [[0u64; 2]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        let mut other = 0;
-        while other < 64 {
-            let (r2, c2) = (other / 8, other % 8);
-            if r2 + c == c2 + r {
-                table[sq][0] |= 1u64 << other;
-            }
-            if r2 + c2 == r + c {
-                table[sq][1] |= 1u64 << other;
-            }
-            other += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
 /// How many discs a move of `p` on `sq` flips when every other square of the board holds
 /// a disc: then the opponent has every square of a line that `p` does not, so each line's
 /// flips follow from `p`'s discs on it alone ([`LINE_FLIPS`]). The squares of the 8×8
@@ -388,9 +363,10 @@ fn last_flips(p: u64, sq: usize) -> i32 {
     // Bit 8k of the column to bit 56 + k, the diagonals' squares (one per column) to
     // bit 56 + column.
     let column = ((p >> c) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-    let [down, up] = DIAGONALS[sq];
-    let down = (p & down).wrapping_mul(FILE_A) >> 56;
-    let up = (p & up).wrapping_mul(FILE_A) >> 56;
+    // The diagonals from the rays of `flips` (SE and NW, SW and NE; `sq` itself is empty).
+    let rays = &RAYS[sq];
+    let down = (p & (rays[3] | rays[7])).wrapping_mul(FILE_A) >> 56;
+    let up = (p & (rays[1] | rays[5])).wrapping_mul(FILE_A) >> 56;
     i32::from(LINE_FLIPS[c][row as usize])
         + i32::from(LINE_FLIPS[r][column as usize])
         + i32::from(LINE_FLIPS[c][down as usize])
