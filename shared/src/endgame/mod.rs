@@ -373,6 +373,12 @@ fn last_flips(p: u64, sq: usize) -> i32 {
         + i32::from(LINE_FLIPS[c][up as usize])
 }
 
+/// The square of a move in [`Solver::search`]'s list of moves: the entry's low byte (the
+/// key is above it).
+fn square_of(entry: i64) -> u8 {
+    (entry & 0xff) as u8
+}
+
 /// The cells next to `discs` (and `discs` themselves) on the 8×8 layout.
 fn around(discs: u64) -> u64 {
     const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
@@ -950,8 +956,10 @@ impl Solver {
             INFINITY * 100
         };
         // Up to 60 empty squares, so never more than 60 legal moves (a real position can
-        // have 33 or more).
-        let mut list = [(0i32, 0u8, 0u64); 64];
+        // have 33 or more). Each move is one word, its key above its square (the low byte),
+        // so that the sort compares words; its flips are kept by square.
+        let mut list = [0i64; 64];
+        let mut flipped = [0u64; 64];
         let mut len = 0;
         let scorer = match &self.eval {
             Some(eval)
@@ -1001,11 +1009,12 @@ impl Solver {
                     - 8 * i32::from(bit & corner != 0)
                     - 4 * i32::from(bit & odd != 0)
             };
-            list[len] = (key, sq, f);
+            list[len] = i64::from(key) << 8 | i64::from(sq);
+            flipped[usize::from(sq)] = f;
             len += 1;
         }
         let mut list = &mut list[..len];
-        list.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
+        list.sort_unstable();
         if n >= self.symmetry_from {
             len = self.drop_mirrored(p, o, list);
             list = &mut list[..len];
@@ -1019,7 +1028,9 @@ impl Solver {
         // Enhanced transposition cutoff: a child the table already knows to be bad enough
         // for the opponent settles this node.
         if n >= ETC_FROM {
-            for &(_, sq, f) in list.iter() {
+            for &entry in list.iter() {
+                let sq = square_of(entry);
+                let f = flipped[usize::from(sq)];
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
                 if let Some(c) = self.probe(np, no) {
                     if trusted(&c) && -i32::from(c.upper) >= beta {
@@ -1029,7 +1040,9 @@ impl Solver {
             }
         }
 
-        for (i, &(_, sq, f)) in list.iter().enumerate() {
+        for (i, &entry) in list.iter().enumerate() {
+            let sq = square_of(entry);
+            let f = flipped[usize::from(sq)];
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
             let mut v;
             if i == 0 && tried == NO_MOVE {
@@ -1110,7 +1123,7 @@ impl Solver {
 
     /// Keeps, of the moves in `list`, only the first of each set that a symmetry of the
     /// position maps onto one another; returns how many are left (at the front).
-    fn drop_mirrored(&self, p: u64, o: u64, list: &mut [(i32, u8, u64)]) -> usize {
+    fn drop_mirrored(&self, p: u64, o: u64, list: &mut [i64]) -> usize {
         let own: Vec<&[u8; 64]> = self
             .symmetries
             .iter()
@@ -1121,10 +1134,10 @@ impl Solver {
         }
         let mut kept = 0;
         for i in 0..list.len() {
-            let sq = list[i].1;
+            let sq = square_of(list[i]);
             let mirrored = list[..kept]
                 .iter()
-                .any(|&(_, earlier, _)| own.iter().any(|t| t[usize::from(earlier)] == sq));
+                .any(|&earlier| own.iter().any(|t| t[usize::from(square_of(earlier))] == sq));
             if !mirrored {
                 list[kept] = list[i];
                 kept += 1;
@@ -1340,9 +1353,9 @@ mod tests {
         let mut solver = Solver::new(10);
         solver.set_size(board.size());
         let legal = moves(p, o, solver.mask);
-        let mut list: Vec<(i32, u8, u64)> = (0..64u8)
+        let mut list: Vec<i64> = (0..64u8)
             .filter(|&sq| legal >> sq & 1 == 1)
-            .map(|sq| (0, sq, flips(p, o, usize::from(sq))))
+            .map(i64::from)
             .collect();
         solver.drop_mirrored(p, o, &mut list)
     }
