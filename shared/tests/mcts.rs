@@ -194,3 +194,73 @@ fn on_7x7_go_the_playout_search_beats_a_random_player() {
     eprintln!("7x7 Go, 1,000 iterations of light playouts against random moves: won {wins} of 50");
     assert!(wins >= 45, "won {wins} of 50");
 }
+
+/// Each root child's move, visits and total value.
+fn children_of(tree: &Tree<tictactoe::Board>) -> Vec<(Option<usize>, u32, f64)> {
+    tree.children()
+        .iter()
+        .map(|c| (c.mv, c.visits, c.total))
+        .collect()
+}
+
+/// Every node of `tree` below its root, reached through [`Tree::descend`], has one visit
+/// more than its children together (its own first visit, when it was expanded), down to
+/// `depth` plies (fewer than the five before a game of tic-tac-toe can be over).
+fn visits_add_up(tree: &Tree<tictactoe::Board>, depth: u32) {
+    let children = children_of(tree);
+    let below: u32 = children.iter().map(|c| c.1).sum();
+    assert_eq!(tree.root().visits, below + 1);
+    if depth == 0 {
+        return;
+    }
+    for (mv, visits, total) in children {
+        match tree.descend(&[mv.unwrap()]) {
+            Some(sub) => {
+                // The kept root is that child: its visits and value.
+                assert_eq!((sub.root().visits, sub.root().total), (visits, total));
+                visits_add_up(&sub, depth - 1);
+            }
+            // Only a child never visited has no subtree (no game is over this early).
+            None => assert_eq!(visits, 0),
+        }
+    }
+}
+
+#[test]
+fn a_kept_subtree_has_the_visits_and_values_found_below_its_root() {
+    let board = tictactoe::Board::new(3).unwrap();
+    let settings = Settings {
+        iterations: 3000,
+        c_puct: 1.5,
+        signs: Signs::Negamax,
+        first_play: FirstPlay::Zero,
+    };
+    let mut playouts = Playouts::new(7);
+    let tree = Tree::search(&board, settings, &mut playouts);
+    visits_add_up(&tree, 3);
+    // Two plies down by the most visited moves, then once more: the same children as
+    // three plies down at once.
+    let first = tree.best_move().unwrap();
+    let two = tree.descend(&[first]).unwrap();
+    let second = two.best_move().unwrap();
+    let kept = tree.descend(&[first, second]).unwrap();
+    assert_eq!(
+        children_of(&kept),
+        children_of(&two.descend(&[second]).unwrap())
+    );
+    let third = kept.best_move().unwrap();
+    assert_eq!(
+        children_of(&kept.descend(&[third]).unwrap()),
+        children_of(&tree.descend(&[first, second, third]).unwrap())
+    );
+    // The search goes on from the kept tree.
+    let before = kept.root().visits;
+    let mut grown = kept;
+    grown.grow(500, &mut playouts);
+    assert_eq!(grown.root().visits, before + 500);
+    visits_add_up(&grown, 2);
+    // A move that is not a child, and nothing at all below an unexpanded node.
+    assert!(tree.descend(&[first, first]).is_none());
+    let fresh = Tree::start(&board, settings, &mut playouts);
+    assert!(fresh.descend(&[4]).is_none());
+}

@@ -246,6 +246,47 @@ impl<G: Game> Tree<G> {
         best.and_then(|b| b.mv)
     }
 
+    /// The subtree under the node that `moves` lead to from the root, as a tree of its own
+    /// that the search can go on growing: the visits and values found below that node are
+    /// kept, as AlphaGo Zero keeps them from one move to the next. `None` when a move is
+    /// not a child of the node before it, or the node it reaches was never expanded (then
+    /// there is nothing to keep: start afresh).
+    ///
+    /// # Complexity
+    ///
+    /// Linear in the nodes kept (their positions are cloned).
+    pub fn descend(&self, moves: &[G::Move]) -> Option<Tree<G>> {
+        let mut at = 0;
+        for &mv in moves {
+            let r = self.nodes[at].children.clone();
+            at = (r.start..r.end).find(|&i| self.nodes[i as usize].mv == Some(mv))? as usize;
+        }
+        if self.nodes[at].children.is_empty() || self.nodes[at].state.is_none() {
+            return None;
+        }
+        // Breadth first, so that each node's children stay together in the new arena.
+        let mut root = self.nodes[at].clone();
+        root.mv = None;
+        root.prior = 0.0;
+        let mut nodes = vec![root];
+        let mut queue = std::collections::VecDeque::from([(at, 0)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let r = self.nodes[old].children.clone();
+            let first = nodes.len() as u32;
+            for i in r.clone() {
+                queue.push_back((i as usize, nodes.len()));
+                nodes.push(self.nodes[i as usize].clone());
+            }
+            nodes[new].children = first..first + (r.end - r.start);
+        }
+        Some(Tree {
+            nodes,
+            settings: self.settings,
+            priors: Vec::new(),
+            path: Vec::new(),
+        })
+    }
+
     /// Expands node `n`; returns the evaluator's value of its position.
     fn expand(&mut self, n: usize, evaluator: &mut impl Evaluator<G>) -> f64 {
         let state = self.nodes[n]

@@ -40,6 +40,10 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       position: plain (default), avg (the 8 symmetries averaged, as
                       netavgN) or random (one drawn per evaluation, as netrandN)
   --seconds S         seconds per move for --versus-playouts (default 0.5)
+  --keep-trees        in --versus-solver and --versus-playouts, each MCTS player keeps
+                      the part of its tree below the position it meets next (its move,
+                      then the opponent's) and searches on from it, as AlphaGo Zero does;
+                      --simulations then counts the new ones
   --c-puct C          the network players' PUCT constant (default 1.5, az_train's)
   --fpu R             the network players' search gives an unvisited move the parent's
                       value minus R * sqrt(prior mass already visited) instead of 0 (a
@@ -79,14 +83,52 @@ fn forced(b: &Board) -> Option<Move> {
     (moves.len() == 1).then(|| moves[0])
 }
 
-fn mcts<'a, E: Evaluator<Board> + 'a>(settings: Settings, mut evaluator: E) -> Player<'a> {
+/// A player's search tree kept from one move to the next (`--keep-trees`): the tree of its
+/// last search, the move it played there, and the position that move led to.
+#[derive(Default)]
+struct Kept(Option<(Tree<Board>, Move, Board)>);
+
+impl Kept {
+    /// The kept tree moved down to `b`, the position after the opponent's reply (found by
+    /// comparing positions), if the tree reached it; the tree is given up either way.
+    fn take(&mut self, b: &Board) -> Option<Tree<Board>> {
+        let (tree, ours, after) = self.0.take()?;
+        let theirs = after
+            .moves()
+            .into_iter()
+            .find(|&m| after.after(m).as_ref() == Some(b))?;
+        tree.descend(&[ours, theirs])
+    }
+
+    /// Keeps `tree`, searched from `b`, where `ours` is played.
+    fn keep(&mut self, tree: Tree<Board>, ours: Move, b: &Board) {
+        self.0 = b.after(ours).map(|after| (tree, ours, after));
+    }
+}
+
+/// MCTS of `settings.iterations` with `evaluator`; with `keep`, on the tree kept from its
+/// last move.
+fn mcts<'a, E: Evaluator<Board> + 'a>(
+    settings: Settings,
+    mut evaluator: E,
+    keep: bool,
+) -> Player<'a> {
+    let mut kept = Kept::default();
     Box::new(move |b: &Board| {
+        let tree = if keep { kept.take(b) } else { None };
         if let Some(mv) = forced(b) {
+            if let Some(tree) = tree {
+                kept.keep(tree, mv, b);
+            }
             return mv;
         }
-        Tree::search(b, settings, &mut evaluator)
-            .best_move()
-            .expect("a move")
+        let mut tree = tree.unwrap_or_else(|| Tree::start(b, settings, &mut evaluator));
+        tree.grow(settings.iterations, &mut evaluator);
+        let mv = tree.best_move().expect("a move");
+        if keep {
+            kept.keep(tree, mv, b);
+        }
+        mv
     })
 }
 
@@ -125,10 +167,10 @@ fn player<'a>(
         }
     }
     if let Some(n) = count("playout") {
-        return Ok(mcts(settings(n), Playouts::<Board>::new(seed)));
+        return Ok(mcts(settings(n), Playouts::<Board>::new(seed), false));
     }
     if let Some(n) = count("untrained") {
-        return Ok(mcts(with(n), Inference::new(untrained)));
+        return Ok(mcts(with(n), Inference::new(untrained), false));
     }
     for (prefix, views) in [
         ("netrand", Views::Random),
@@ -136,7 +178,7 @@ fn player<'a>(
         ("net", Views::Plain),
     ] {
         if let Some(n) = count(prefix) {
-            return Ok(mcts(with(n), views.inference(need()?, seed)));
+            return Ok(mcts(with(n), views.inference(need()?, seed), false));
         }
     }
     Err(format!("unknown player {name:?} (see --help)"))
@@ -266,25 +308,36 @@ fn solver_player<'a>(solver: &'a mut Solver) -> Player<'a> {
     })
 }
 
-/// MCTS with `evaluator` for `seconds` per move.
+/// MCTS with `evaluator` for `seconds` per move; with `keep`, on the tree kept from its last
+/// move.
 fn timed<'a, E: Evaluator<Board> + 'a>(
     settings: Settings,
     seconds: f64,
     mut evaluator: E,
     stats: &'a std::cell::Cell<(u64, u32)>,
+    keep: bool,
 ) -> Player<'a> {
+    let mut kept = Kept::default();
     Box::new(move |b: &Board| {
+        let tree = if keep { kept.take(b) } else { None };
         if let Some(mv) = forced(b) {
+            if let Some(tree) = tree {
+                kept.keep(tree, mv, b);
+            }
             return mv;
         }
         let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-        let mut tree = Tree::start(b, settings, &mut evaluator);
+        let mut tree = tree.unwrap_or_else(|| Tree::start(b, settings, &mut evaluator));
         while Instant::now() < deadline {
             tree.grow(32, &mut evaluator);
         }
         let (n, m) = stats.get();
         stats.set((n + u64::from(tree.root().visits), m + 1));
-        tree.best_move().expect("a move")
+        let mv = tree.best_move().expect("a move");
+        if keep {
+            kept.keep(tree, mv, b);
+        }
+        mv
     })
 }
 
@@ -321,6 +374,9 @@ struct Run {
     /// How the agent of `--versus-solver` and `--versus-playouts` looks at a position
     /// (`--views`).
     views: Views,
+    /// Whether the players of the whole games keep their trees between moves
+    /// (`--keep-trees`).
+    keep_trees: bool,
     /// The network players' search (`--c-puct`, `--fpu`).
     search: Settings,
     seed: u64,
@@ -342,6 +398,7 @@ fn parse() -> Result<Run, String> {
         simulations: 400,
         seconds: 0.5,
         views: Views::Plain,
+        keep_trees: false,
         search: settings(0),
         seed: 1,
         curve: None,
@@ -363,6 +420,7 @@ fn parse() -> Result<Run, String> {
                 run.threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?;
             }
             "--versus-solver" => run.versus_solver = true,
+            "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
                 run.versus_playouts = cli::value(&flag, args.next(), |&n| n <= 10_000)?;
             }
@@ -498,6 +556,7 @@ fn evaluate() -> Result<String, String> {
                     ..run.search
                 },
                 run.views.inference(net, run.seed),
+                run.keep_trees,
             );
             let mut exact = solver_player(&mut solver);
             let (margin, moves) = if agent_black {
@@ -532,12 +591,14 @@ fn evaluate() -> Result<String, String> {
                 run.seconds,
                 run.views.inference(net, run.seed + u64::from(g)),
                 &net_stats,
+                run.keep_trees,
             );
             let mut other = timed(
                 settings(0),
                 run.seconds,
                 Playouts::<Board>::new(run.seed + u64::from(g)),
                 &playout_stats,
+                run.keep_trees,
             );
             let agent_black = g % 2 == 0;
             let (margin, _) = if agent_black {
