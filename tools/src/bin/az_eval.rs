@@ -106,11 +106,21 @@ impl Kept {
     }
 }
 
-/// MCTS of `settings.iterations` with `evaluator`; with `keep`, on the tree kept from its
-/// last move.
+/// How long an MCTS player searches each move.
+#[derive(Clone, Copy)]
+enum Budget<'a> {
+    /// Its settings' iterations.
+    Iterations,
+    /// This many seconds; each move adds its root's visits and a move to the counts.
+    Seconds(f64, &'a std::cell::Cell<(u64, u32)>),
+}
+
+/// MCTS with `evaluator` for `budget` per move; with `keep`, on the tree kept from its last
+/// move.
 fn mcts<'a, E: Evaluator<Board> + 'a>(
     settings: Settings,
     mut evaluator: E,
+    budget: Budget<'a>,
     keep: bool,
 ) -> Player<'a> {
     let mut kept = Kept::default();
@@ -122,8 +132,20 @@ fn mcts<'a, E: Evaluator<Board> + 'a>(
             }
             return mv;
         }
+        // The clock runs from here: expanding a new root counts.
+        let started = Instant::now();
         let mut tree = tree.unwrap_or_else(|| Tree::start(b, settings, &mut evaluator));
-        tree.grow(settings.iterations, &mut evaluator);
+        match budget {
+            Budget::Iterations => tree.grow(settings.iterations, &mut evaluator),
+            Budget::Seconds(seconds, stats) => {
+                let deadline = started + Duration::from_secs_f64(seconds);
+                while Instant::now() < deadline {
+                    tree.grow(32, &mut evaluator);
+                }
+                let (n, m) = stats.get();
+                stats.set((n + u64::from(tree.root().visits), m + 1));
+            }
+        }
         let mv = tree.best_move().expect("a move");
         if keep {
             kept.keep(tree, mv, b);
@@ -167,10 +189,20 @@ fn player<'a>(
         }
     }
     if let Some(n) = count("playout") {
-        return Ok(mcts(settings(n), Playouts::<Board>::new(seed), false));
+        return Ok(mcts(
+            settings(n),
+            Playouts::<Board>::new(seed),
+            Budget::Iterations,
+            false,
+        ));
     }
     if let Some(n) = count("untrained") {
-        return Ok(mcts(with(n), Inference::new(untrained), false));
+        return Ok(mcts(
+            with(n),
+            Inference::new(untrained),
+            Budget::Iterations,
+            false,
+        ));
     }
     for (prefix, views) in [
         ("netrand", Views::Random),
@@ -178,7 +210,12 @@ fn player<'a>(
         ("net", Views::Plain),
     ] {
         if let Some(n) = count(prefix) {
-            return Ok(mcts(with(n), views.inference(need()?, seed), false));
+            return Ok(mcts(
+                with(n),
+                views.inference(need()?, seed),
+                Budget::Iterations,
+                false,
+            ));
         }
     }
     Err(format!("unknown player {name:?} (see --help)"))
@@ -305,39 +342,6 @@ fn solver_player<'a>(solver: &'a mut Solver) -> Player<'a> {
             clock.elapsed().as_secs_f64()
         );
         solution.pv[0]
-    })
-}
-
-/// MCTS with `evaluator` for `seconds` per move; with `keep`, on the tree kept from its last
-/// move.
-fn timed<'a, E: Evaluator<Board> + 'a>(
-    settings: Settings,
-    seconds: f64,
-    mut evaluator: E,
-    stats: &'a std::cell::Cell<(u64, u32)>,
-    keep: bool,
-) -> Player<'a> {
-    let mut kept = Kept::default();
-    Box::new(move |b: &Board| {
-        let tree = if keep { kept.take(b) } else { None };
-        if let Some(mv) = forced(b) {
-            if let Some(tree) = tree {
-                kept.keep(tree, mv, b);
-            }
-            return mv;
-        }
-        let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-        let mut tree = tree.unwrap_or_else(|| Tree::start(b, settings, &mut evaluator));
-        while Instant::now() < deadline {
-            tree.grow(32, &mut evaluator);
-        }
-        let (n, m) = stats.get();
-        stats.set((n + u64::from(tree.root().visits), m + 1));
-        let mv = tree.best_move().expect("a move");
-        if keep {
-            kept.keep(tree, mv, b);
-        }
-        mv
     })
 }
 
@@ -556,6 +560,7 @@ fn evaluate() -> Result<String, String> {
                     ..run.search
                 },
                 run.views.inference(net, run.seed),
+                Budget::Iterations,
                 run.keep_trees,
             );
             let mut exact = solver_player(&mut solver);
@@ -586,18 +591,16 @@ fn evaluate() -> Result<String, String> {
         let net_stats = std::cell::Cell::new((0, 0));
         let playout_stats = std::cell::Cell::new((0, 0));
         for g in 0..run.versus_playouts {
-            let mut agent = timed(
+            let mut agent = mcts(
                 run.search,
-                run.seconds,
                 run.views.inference(net, run.seed + u64::from(g)),
-                &net_stats,
+                Budget::Seconds(run.seconds, &net_stats),
                 run.keep_trees,
             );
-            let mut other = timed(
+            let mut other = mcts(
                 settings(0),
-                run.seconds,
                 Playouts::<Board>::new(run.seed + u64::from(g)),
-                &playout_stats,
+                Budget::Seconds(run.seconds, &playout_stats),
                 run.keep_trees,
             );
             let agent_black = g % 2 == 0;
