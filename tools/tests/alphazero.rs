@@ -198,6 +198,66 @@ fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() 
     assert!(err.to_string().contains("other settings"), "{err}");
 }
 
+#[test]
+fn the_search_value_mixed_into_the_value_target_changes_what_is_learnt() {
+    let small = Config {
+        games: 6,
+        steps: 8,
+        simulations: 16,
+        ..config()
+    };
+    let mixed = Config {
+        q_share: 0.5,
+        ..small.clone()
+    };
+    // The game and the policy targets do not change; the value target does.
+    let game = play(
+        &start(),
+        &Trainer::new(start(), small.clone()).unwrap().net,
+        &small,
+        3,
+    );
+    for s in &game.samples {
+        assert!((-1.0..=1.0).contains(&s.q), "{}", s.q);
+        assert_eq!(s.value_target(0.0), f32::from(s.z));
+        assert_eq!(s.value_target(1.0), s.q);
+        assert_eq!(s.value_target(0.5), (f32::from(s.z) + s.q) / 2.0);
+    }
+    let straight = run(3, &mixed, None);
+    assert_ne!(straight.net, run(3, &small, None).net);
+    // It is a setting the checkpoint records: resumed with it, the same run; without it,
+    // refused.
+    assert_eq!(
+        run(3, &mixed, Some(&run(2, &mixed, None))).net,
+        straight.net
+    );
+    let err = Trainer::from_bytes(&straight.to_bytes(), start(), small).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
+fn the_committed_go_checkpoint_of_version_1_still_resumes() {
+    // weights/go7.ckp was written before positions kept the search's value.
+    let dir = testkit::scratch("az_train_go7");
+    let ckp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/go7.ckp");
+    assert_eq!(&std::fs::read(&ckp).unwrap()[8..12], &1u32.to_le_bytes());
+    std::fs::copy(&ckp, checkpoint_path(&dir)).unwrap();
+    let d = dir.to_str().unwrap();
+    let args = [
+        "--game",
+        "go",
+        "--dir",
+        d,
+        "--resume",
+        "--generations",
+        "117",
+    ];
+    let out = az_train(&args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("at generation 117"), "{said}");
+}
+
 fn az_train(args: &[&str]) -> std::process::Output {
     testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_az_train")), args, b"")
 }

@@ -2,14 +2,15 @@
 //! rename), so a run stopped at any moment resumes from its last generation.
 //!
 //! ```text
-//! magic "GAMESCKP", version u32 (1), game name (16 bytes, NUL-padded)
+//! magic "GAMESCKP", version u32 (2; 1 is still read), game name (16 bytes, NUL-padded)
 //! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it,
 //!   allowing only learning-rate drops added for generations after the checkpoint's)
 //! generation u32, games u64, positions u64, seconds f64
 //! network: u64 length, a weights file (games::nn's format, with its own checksum)
 //! momentum: u32 count, f32 each
-//! replay window: u32 count; per position: z (i8), one byte per point (0 mine, 1 theirs,
-//!   2 empty), the legal mask as bits (outputs / 8 rounded up), π as f32 per output
+//! replay window: u32 count; per position: z (i8), q (f32, the search's value; not in
+//!   version 1, where it reads as z), one byte per point (0 mine, 1 theirs, 2 empty), the
+//!   legal mask as bits (outputs / 8 rounded up), π as f32 per output
 //! FNV-1a 64 of every byte before it
 //! ```
 //!
@@ -22,7 +23,9 @@ use std::fmt;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GAMESCKP";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The first version whose positions carry q.
+const WITH_Q: u32 = 2;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug)]
@@ -66,11 +69,44 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub(super) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Whether the file's positions carry q (see [`Layout`]).
+    layout: Layout,
+    /// The file's version (0 until [`open`] reads it).
+    pub(super) version: u32,
+}
+
+/// How a file lays out one position: with the search's value q, or (older files) without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Layout {
+    WithoutQ,
+    WithQ,
+}
+
+impl Layout {
+    /// The layout of a file of `version`, in a format whose positions carry q from
+    /// version `with_q` on.
+    pub(super) fn of(version: u32, with_q: u32) -> Layout {
+        if version < with_q {
+            Layout::WithoutQ
+        } else {
+            Layout::WithQ
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
-    pub(super) fn new(bytes: &'a [u8], at: usize) -> Reader<'a> {
-        Reader { bytes, at }
+    pub(super) fn new(bytes: &'a [u8], at: usize, layout: Layout) -> Reader<'a> {
+        Reader {
+            bytes,
+            at,
+            layout,
+            version: 0,
+        }
+    }
+
+    /// Bytes of one position on a `size`×`size` board in this file.
+    pub(super) fn sample_bytes(&self, size: usize) -> usize {
+        sample_bytes(size) - if self.layout == Layout::WithQ { 0 } else { 4 }
     }
 
     /// Whether everything has been read.
@@ -82,6 +118,10 @@ impl<'a> Reader<'a> {
     pub(super) fn sample(&mut self, size: usize) -> Result<Sample, CheckpointError> {
         let (n, outputs) = (size * size, size * size + 1);
         let z = self.take(1, "positions")?[0] as i8;
+        let q = match self.layout {
+            Layout::WithQ => f32::from_le_bytes(self.array("positions")?),
+            Layout::WithoutQ => f32::from(z),
+        };
         let cells = self.take(n, "positions")?.to_vec();
         let bits = self.take(bit_bytes(outputs), "positions")?;
         let legal = (0..outputs)
@@ -91,7 +131,7 @@ impl<'a> Reader<'a> {
         for _ in 0..outputs {
             pi.push(f32::from_le_bytes(self.array("positions")?));
         }
-        if !(-1..=1).contains(&z) || cells.iter().any(|&c| c > 2) {
+        if !(-1..=1).contains(&z) || !(-1.0..=1.0).contains(&q) || cells.iter().any(|&c| c > 2) {
             return Err(CheckpointError::Corrupt(
                 "a stored position is not valid".into(),
             ));
@@ -101,6 +141,7 @@ impl<'a> Reader<'a> {
             legal,
             pi,
             z,
+            q,
         })
     }
 
@@ -146,7 +187,13 @@ where
 {
     /// The state as a checkpoint file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = header(MAGIC, VERSION, G::NAME);
+        self.to_bytes_as(VERSION)
+    }
+
+    /// The state as a checkpoint of `version` (older versions only to test reading them).
+    fn to_bytes_as(&self, version: u32) -> Vec<u8> {
+        let layout = Layout::of(version, WITH_Q);
+        let mut out = header(MAGIC, version, G::NAME);
         let config = format!("{:?}", self.config);
         out.extend_from_slice(&(config.len() as u32).to_le_bytes());
         out.extend_from_slice(config.as_bytes());
@@ -163,7 +210,7 @@ where
         }
         out.extend_from_slice(&(self.window.len() as u32).to_le_bytes());
         for s in &self.window {
-            put_sample(&mut out, s);
+            put_sample(&mut out, s, layout);
         }
         seal(out)
     }
@@ -189,7 +236,7 @@ where
         start: G,
         config: Config,
     ) -> Result<Trainer<G>, CheckpointError> {
-        let (mut r, name) = open(bytes, MAGIC, VERSION)?;
+        let (mut r, name) = open(bytes, MAGIC, VERSION, WITH_Q)?;
         if name != G::NAME {
             return Err(CheckpointError::Mismatch(format!(
                 "the checkpoint is for {name}, not {}",
@@ -235,7 +282,7 @@ where
         for _ in 0..count {
             velocity.push(f32::from_le_bytes(r.array("momentum")?));
         }
-        let count = r.count(sample_bytes(size), "replay positions")?;
+        let count = r.count(r.sample_bytes(size), "replay positions")?;
         let mut window = VecDeque::with_capacity(count);
         for _ in 0..count {
             window.push_back(r.sample(size)?);
@@ -288,12 +335,15 @@ pub(super) fn seal(mut out: Vec<u8>) -> Vec<u8> {
     out
 }
 
-/// Checks a file written by [`header`] … [`seal`]: the magic, the checksum, the version.
-/// Returns a reader placed after the header (the checksum left out) and the game's name.
+/// Checks a file written by [`header`] … [`seal`]: the magic, the checksum, the version
+/// (`version`, or an older one from `with_q` on, whose positions carry q, or before it,
+/// whose positions do not; versions before 1 do not exist). Returns a reader placed after
+/// the header (the checksum left out) and the game's name.
 pub(super) fn open<'a>(
     bytes: &'a [u8],
     magic: &[u8; 8],
     version: u32,
+    with_q: u32,
 ) -> Result<(Reader<'a>, String), CheckpointError> {
     let what = String::from_utf8_lossy(magic).into_owned();
     if bytes.len() < 16 || &bytes[..8] != magic {
@@ -305,13 +355,15 @@ pub(super) fn open<'a>(
     if fnv1a(body) != u64::from_le_bytes(sum_bytes) {
         return Err(CheckpointError::Corrupt("checksum mismatch".into()));
     }
-    let mut r = Reader::new(body, 8);
+    let mut r = Reader::new(body, 8, Layout::WithoutQ);
     let found = r.u32("header")?;
-    if found != version {
+    if !(1..=version).contains(&found) {
         return Err(CheckpointError::Corrupt(format!(
-            "{what} version {found}, this program reads {version}"
+            "{what} version {found}, this program reads 1 to {version}"
         )));
     }
+    r.layout = Layout::of(found, with_q);
+    r.version = found;
     let name = r.take(16, "header")?;
     let end = name.iter().position(|&b| b == 0).unwrap_or(16);
     let name = String::from_utf8_lossy(&name[..end]).into_owned();
@@ -319,8 +371,11 @@ pub(super) fn open<'a>(
 }
 
 /// Appends one position in the checkpoint's layout (see the module docs).
-pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample) {
+pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample, layout: Layout) {
     out.push(s.z as u8);
+    if layout == Layout::WithQ {
+        out.extend_from_slice(&s.q.to_le_bytes());
+    }
     out.extend_from_slice(&s.cells);
     let mut bits = vec![0u8; bit_bytes(s.legal.len())];
     for (i, &ok) in s.legal.iter().enumerate() {
@@ -332,13 +387,53 @@ pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample) {
     }
 }
 
-/// Bytes of one position on a `size`×`size` board.
-pub(super) fn sample_bytes(size: usize) -> usize {
+/// Bytes of one position on a `size`×`size` board, as this version writes it.
+fn sample_bytes(size: usize) -> usize {
     let (n, outputs) = (size * size, size * size + 1);
-    1 + n + bit_bytes(outputs) + 4 * outputs
+    1 + 4 + n + bit_bytes(outputs) + 4 * outputs
 }
 
 /// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).
 fn bit_bytes(bits: usize) -> usize {
     (bits + 7) / 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::tictactoe::Board;
+
+    #[test]
+    fn a_checkpoint_written_before_q_was_kept_reads_q_as_the_outcome() {
+        let config = Config {
+            games: 4,
+            steps: 2,
+            simulations: 8,
+            ..Config::preset("tictactoe").expect("a preset")
+        };
+        let start = Board::new(3).expect("a board");
+        let mut trainer = Trainer::new(start, config.clone()).expect("a trainer");
+        trainer.generation();
+        // The search's values are kept, and they are not the outcomes.
+        assert!(trainer.window.iter().any(|s| s.q != f32::from(s.z)));
+        let now = Trainer::from_bytes(&trainer.to_bytes(), start, config.clone())
+            .expect("this version reads back");
+        assert_eq!(now.window, trainer.window);
+        let old = trainer.to_bytes_as(1);
+        // Four bytes fewer per position.
+        assert_eq!(
+            old.len() + 4 * trainer.window.len(),
+            trainer.to_bytes().len()
+        );
+        let read = Trainer::from_bytes(&old, start, config).expect("version 1 reads");
+        assert_eq!(read.net, trainer.net);
+        assert_eq!(read.window.len(), trainer.window.len());
+        for (a, b) in read.window.iter().zip(&trainer.window) {
+            assert_eq!(a.q, f32::from(b.z));
+            assert_eq!(
+                (&a.cells, &a.legal, &a.pi, a.z),
+                (&b.cells, &b.legal, &b.pi, b.z)
+            );
+        }
+    }
 }

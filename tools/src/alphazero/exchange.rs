@@ -6,17 +6,19 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (2), game name (16 bytes), board size u32,
+//! A games file: magic `GAMESGMS`, version u32 (3; 2 is still read), game name (16 bytes), board size u32,
 //! games u32; per game its result for Black (i8), its network evaluations u64 (new in
 //! version 2, for the trainer's rate) and positions u32, each position in the checkpoint's
-//! layout; FNV-1a 64 of all before it. Little-endian.
+//! layout (with q from version 3 on); FNV-1a 64 of all before it. Little-endian.
 
-use super::checkpoint::{header, open, put_sample, sample_bytes, seal};
+use super::checkpoint::{header, open, put_sample, seal, Layout};
 use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/// The first version whose positions carry q.
+const WITH_Q: u32 = 3;
 
 /// The folder of games files in a run directory.
 pub fn games_dir(dir: &Path) -> PathBuf {
@@ -30,7 +32,13 @@ pub fn used_dir(dir: &Path) -> PathBuf {
 
 /// A batch of games as a file's bytes.
 pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
-    let mut out = header(MAGIC, VERSION, game);
+    to_bytes_as(VERSION, game, size, games)
+}
+
+/// [`to_bytes`] as a file of `version` (older versions only to test reading them).
+fn to_bytes_as(version: u32, game: &str, size: usize, games: &[Played]) -> Vec<u8> {
+    let layout = Layout::of(version, WITH_Q);
+    let mut out = header(MAGIC, version, game);
     out.extend_from_slice(&(size as u32).to_le_bytes());
     out.extend_from_slice(&(games.len() as u32).to_le_bytes());
     for Played {
@@ -43,7 +51,7 @@ pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
         out.extend_from_slice(&evaluations.to_le_bytes());
         out.extend_from_slice(&(samples.len() as u32).to_le_bytes());
         for s in samples {
-            put_sample(&mut out, s);
+            put_sample(&mut out, s, layout);
         }
     }
     seal(out)
@@ -55,7 +63,13 @@ pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
 ///
 /// A [`CheckpointError`] if the file is cut short, corrupt, or for another game or size.
 pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, CheckpointError> {
-    let (mut r, name) = open(bytes, MAGIC, VERSION)?;
+    let (mut r, name) = open(bytes, MAGIC, VERSION, WITH_Q)?;
+    if r.version < 2 {
+        return Err(CheckpointError::Corrupt(format!(
+            "GAMESGMS version {}, this program reads 2 to {VERSION}",
+            r.version
+        )));
+    }
     let found = r.u32("header")? as usize;
     if name != game || found != size {
         return Err(CheckpointError::Mismatch(format!(
@@ -69,7 +83,7 @@ pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, 
         let mut evaluations = [0; 8];
         evaluations.copy_from_slice(r.take(8, "games")?);
         let evaluations = u64::from_le_bytes(evaluations);
-        let n = r.count(sample_bytes(size), "positions")?;
+        let n = r.count(r.sample_bytes(size), "positions")?;
         let mut samples = Vec::with_capacity(n);
         for _ in 0..n {
             samples.push(r.sample(size)?);
@@ -117,4 +131,37 @@ pub fn pending(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alphazero::{play, Config};
+    use games::nn::Net;
+    use games::tictactoe::Board;
+
+    #[test]
+    fn games_files_of_version_2_read_q_as_the_outcome_and_version_1_is_refused() {
+        let config = Config {
+            simulations: 8,
+            ..Config::preset("tictactoe").expect("a preset")
+        };
+        let start = Board::new(3).expect("a board");
+        let net = Net::random(config.shape(3), 5).expect("a shape");
+        let games: Vec<Played> = (0..3).map(|g| play(&start, &net, &config, g)).collect();
+        let now = from_bytes(&to_bytes("tictactoe", 3, &games), "tictactoe", 3);
+        assert_eq!(now.expect("this version reads back"), games);
+        let old = from_bytes(&to_bytes_as(2, "tictactoe", 3, &games), "tictactoe", 3)
+            .expect("version 2 reads");
+        for (a, b) in old.iter().zip(&games) {
+            assert_eq!(a.samples.len(), b.samples.len());
+            for (x, y) in a.samples.iter().zip(&b.samples) {
+                assert_eq!(x.q, f32::from(y.z));
+                assert_eq!((&x.cells, &x.pi, x.z), (&y.cells, &y.pi, y.z));
+            }
+        }
+        let err = from_bytes(&to_bytes_as(1, "tictactoe", 3, &games), "tictactoe", 3);
+        let err = err.expect_err("version 1 had no evaluation counts");
+        assert!(err.to_string().contains("version 1"), "{err}");
+    }
 }

@@ -64,6 +64,9 @@ pub struct Config {
     pub batch: usize,
     /// Minibatches per generation.
     pub steps: usize,
+    /// The share of the search's value in the value target (0: the outcome alone, as
+    /// AlphaZero; 0.5: the mean of the outcome and the root's value).
+    pub q_share: f32,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -98,6 +101,7 @@ impl Config {
             window: 40_000,
             batch: 128,
             steps: 100,
+            q_share: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -170,7 +174,7 @@ impl Config {
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `lr_drops` and the playout cap appear only when used: checkpoints
+/// written out so that `lr_drops`, the playout cap and `q_share` appear only when used: checkpoints
 /// made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -190,8 +194,11 @@ impl std::fmt::Debug for Config {
             .field("games", &self.games)
             .field("window", &self.window)
             .field("batch", &self.batch)
-            .field("steps", &self.steps)
-            .field("lr", &self.lr);
+            .field("steps", &self.steps);
+        if self.q_share != 0.0 {
+            s.field("q_share", &self.q_share);
+        }
+        s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
             s.field("lr_drops", &self.lr_drops);
         }
@@ -396,6 +403,7 @@ where
         let chunk = (batch.len() + threads - 1) / threads;
         let net = &self.net;
         let window = &self.window;
+        let share = self.config.q_share;
         let parts: Vec<(Vec<f32>, Loss)> = std::thread::scope(|scope| {
             let workers: Vec<_> = batch
                 .chunks(chunk.max(1))
@@ -418,7 +426,7 @@ where
                                 &act,
                                 &legal,
                                 &pi,
-                                f32::from(sample.z),
+                                sample.value_target(share),
                                 &mut scratch,
                                 &mut grad,
                             );

@@ -1,5 +1,6 @@
 //! Self-play: PUCT guided by the current network, Dirichlet noise at the root, visit counts
-//! as the policy target and the game's outcome as the value target.
+//! as the policy target and the game's outcome (mixed, if asked, with the search's own
+//! value of the position) as the value target.
 
 use super::Config;
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
@@ -17,6 +18,9 @@ pub struct Sample {
     pub pi: Vec<f32>,
     /// The game's outcome for the side to move: +1, 0 or −1.
     pub z: i8,
+    /// The search's value of the position for the side to move (the root's mean value,
+    /// −1 to 1); files written before it was kept read it as `z`.
+    pub q: f32,
 }
 
 impl Sample {
@@ -26,6 +30,13 @@ impl Sample {
         for (p, &cell) in self.cells.iter().enumerate() {
             planes[symmetry(size, t, p) * PLANES + usize::from(cell)] = 1.0;
         }
+    }
+
+    /// The value target: `(1 − share) · z + share · q`. Share 0 is AlphaZero's outcome;
+    /// mixing in the search's value (as in Oracle's Connect Four study) gives the value
+    /// head a less noisy label than one result per game, while z keeps it honest.
+    pub fn value_target(&self, share: f32) -> f32 {
+        (1.0 - share) * f32::from(self.z) + share * self.q
     }
 
     /// The legal mask and policy target seen through symmetry `t`.
@@ -131,7 +142,9 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
             let total: u32 = visits.iter().sum();
             if full {
-                samples.push(sample_of(&game, &legal_moves, &visits, &mut planes));
+                let mut sample = sample_of(&game, &legal_moves, &visits, &mut planes);
+                sample.q = tree.root().q() as f32;
+                samples.push(sample);
                 sides.push(game.side());
             }
             let pick = if plies < config.temperature_plies {
@@ -174,8 +187,8 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
     }
 }
 
-/// The sample of `game` searched to root `visits` over `legal_moves` (z filled in when the
-/// game ends); `planes` is scratch space for the encoding.
+/// The sample of `game` searched to root `visits` over `legal_moves` (q filled in by the
+/// caller, z when the game ends); `planes` is scratch space for the encoding.
 fn sample_of<G: Encode>(
     game: &G,
     legal_moves: &[G::Move],
@@ -189,6 +202,7 @@ fn sample_of<G: Encode>(
         legal: vec![false; n + 1],
         pi: vec![0.0; n + 1],
         z: 0,
+        q: 0.0,
     };
     game.encode(planes);
     for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {

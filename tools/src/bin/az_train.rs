@@ -50,6 +50,8 @@ Settings (defaults depend on the game; `--show` prints them):
   --alpha A --epsilon E --temperature-plies N   root noise, moves sampled by visits
   --games N --window N                  games per generation, positions kept
   --batch N --steps N --lr X --momentum X --l2 X   the optimiser, per generation
+  --q-share W         value target (1 - W) * outcome + W * the search's value of the
+                      position (default 0: the outcome alone, as AlphaZero)
   --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
                       G increasing); --resume accepts drops added after the
                       checkpoint's generation
@@ -176,6 +178,9 @@ fn parse() -> Result<Run, String> {
             }
             "--batch" => c.batch = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?,
             "--steps" => c.steps = cli::value(&flag, it.next(), |&n| n <= 1_000_000)?,
+            "--q-share" => {
+                c.q_share = cli::value(&flag, it.next(), |x: &f32| (0.0..=1.0).contains(x))?;
+            }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
                 let text: String = cli::value(&flag, it.next(), |_| true)?;
