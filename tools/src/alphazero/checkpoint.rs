@@ -71,8 +71,6 @@ pub(super) struct Reader<'a> {
     at: usize,
     /// Whether the file's positions carry q (see [`Layout`]).
     layout: Layout,
-    /// The file's version (0 until [`open`] reads it).
-    pub(super) version: u32,
 }
 
 /// How a file lays out one position: with the search's value q, or (older files) without.
@@ -96,12 +94,7 @@ impl Layout {
 
 impl<'a> Reader<'a> {
     pub(super) fn new(bytes: &'a [u8], at: usize, layout: Layout) -> Reader<'a> {
-        Reader {
-            bytes,
-            at,
-            layout,
-            version: 0,
-        }
+        Reader { bytes, at, layout }
     }
 
     /// Bytes of one position on a `size`×`size` board in this file.
@@ -236,7 +229,7 @@ where
         start: G,
         config: Config,
     ) -> Result<Trainer<G>, CheckpointError> {
-        let (mut r, name) = open(bytes, MAGIC, VERSION, WITH_Q)?;
+        let (mut r, name) = open(bytes, MAGIC, 1..=VERSION, WITH_Q)?;
         if name != G::NAME {
             return Err(CheckpointError::Mismatch(format!(
                 "the checkpoint is for {name}, not {}",
@@ -336,13 +329,12 @@ pub(super) fn seal(mut out: Vec<u8>) -> Vec<u8> {
 }
 
 /// Checks a file written by [`header`] … [`seal`]: the magic, the checksum, the version
-/// (`version`, or an older one from `with_q` on, whose positions carry q, or before it,
-/// whose positions do not; versions before 1 do not exist). Returns a reader placed after
-/// the header (the checksum left out) and the game's name.
+/// (one of `versions`; positions carry q from version `with_q` on). Returns a reader placed
+/// after the header (the checksum left out) and the game's name.
 pub(super) fn open<'a>(
     bytes: &'a [u8],
     magic: &[u8; 8],
-    version: u32,
+    versions: std::ops::RangeInclusive<u32>,
     with_q: u32,
 ) -> Result<(Reader<'a>, String), CheckpointError> {
     let what = String::from_utf8_lossy(magic).into_owned();
@@ -357,13 +349,14 @@ pub(super) fn open<'a>(
     }
     let mut r = Reader::new(body, 8, Layout::WithoutQ);
     let found = r.u32("header")?;
-    if !(1..=version).contains(&found) {
+    if !versions.contains(&found) {
         return Err(CheckpointError::Corrupt(format!(
-            "{what} version {found}, this program reads 1 to {version}"
+            "{what} version {found}, this program reads {} to {}",
+            versions.start(),
+            versions.end()
         )));
     }
     r.layout = Layout::of(found, with_q);
-    r.version = found;
     let name = r.take(16, "header")?;
     let end = name.iter().position(|&b| b == 0).unwrap_or(16);
     let name = String::from_utf8_lossy(&name[..end]).into_owned();

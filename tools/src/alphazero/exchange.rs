@@ -6,8 +6,8 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (3; 2 is still read), game name (16 bytes), board size u32,
-//! games u32; per game its result for Black (i8), its network evaluations u64 (new in
+//! A games file: magic `GAMESGMS`, version u32 (3; 2 is still read), game name (16
+//! bytes), board size u32, games u32; per game its result for Black (i8), its network evaluations u64 (new in
 //! version 2, for the trainer's rate) and positions u32, each position in the checkpoint's
 //! layout (with q from version 3 on); FNV-1a 64 of all before it. Little-endian.
 
@@ -63,13 +63,8 @@ fn to_bytes_as(version: u32, game: &str, size: usize, games: &[Played]) -> Vec<u
 ///
 /// A [`CheckpointError`] if the file is cut short, corrupt, or for another game or size.
 pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, CheckpointError> {
-    let (mut r, name) = open(bytes, MAGIC, VERSION, WITH_Q)?;
-    if r.version < 2 {
-        return Err(CheckpointError::Corrupt(format!(
-            "GAMESGMS version {}, this program reads 2 to {VERSION}",
-            r.version
-        )));
-    }
+    // Version 1 had no evaluation counts.
+    let (mut r, name) = open(bytes, MAGIC, 2..=VERSION, WITH_Q)?;
     let found = r.u32("header")? as usize;
     if name != game || found != size {
         return Err(CheckpointError::Mismatch(format!(
