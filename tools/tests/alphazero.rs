@@ -635,6 +635,7 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
             vec!["--count", "5"],
             "--out FILE is required",
         ),
+        ("othello_positions", vec!["--out", d, "--eval", p], "--eval"),
     ];
     for (tool, args, says) in cases {
         let program = match tool {
@@ -652,4 +653,46 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
             "{tool} {args:?}: {says}: {err}"
         );
     }
+}
+
+#[test]
+fn othello_positions_with_the_evaluation_writes_the_same_values() {
+    // The evaluation only orders the solver's moves: the file must not change.
+    let dir = testkit::scratch("othello_positions_eval");
+    let eval = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/endgame6.pat");
+    let mut files = Vec::new();
+    for with_eval in [false, true] {
+        let out = dir.join(format!("p{with_eval}.txt"));
+        let mut args = vec![
+            "--out".to_string(),
+            out.to_str().unwrap().to_string(),
+            "--count".into(),
+            "24".into(),
+            "--empties".into(),
+            "12..17".into(),
+            "--seed".into(),
+            "3".into(),
+        ];
+        if with_eval {
+            args.extend(["--eval".to_string(), eval.to_str().unwrap().to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = testkit::run_ok(
+            Path::new(env!("CARGO_BIN_EXE_othello_positions")),
+            &args,
+            b"",
+        );
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        files.push(std::fs::read_to_string(out).unwrap());
+    }
+    assert_eq!(
+        files[0].lines().count(),
+        26,
+        "two comment lines and 24 positions"
+    );
+    assert_eq!(files[0], files[1]);
 }
