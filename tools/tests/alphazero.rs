@@ -45,6 +45,16 @@ fn tictactoe_self_play_learns_a_policy_that_never_loses() {
     );
 }
 
+/// A few small generations' settings, for the tests of the training loop itself.
+fn small() -> Config {
+    Config {
+        games: 6,
+        steps: 8,
+        simulations: 16,
+        ..config()
+    }
+}
+
 fn run(generations: u32, config: &Config, from: Option<&Trainer<Board>>) -> Trainer<Board> {
     let mut trainer = match from {
         Some(t) => Trainer::from_bytes(&t.to_bytes(), start(), config.clone()).unwrap(),
@@ -58,12 +68,7 @@ fn run(generations: u32, config: &Config, from: Option<&Trainer<Board>>) -> Trai
 
 #[test]
 fn a_run_resumed_from_its_checkpoint_equals_the_run_straight_through() {
-    let small = Config {
-        games: 6,
-        steps: 8,
-        simulations: 16,
-        ..config()
-    };
+    let small = small();
     let straight = run(3, &small, None);
     let first = run(2, &small, None);
     let resumed = run(3, &small, Some(&first));
@@ -164,12 +169,7 @@ fn playout_cap_randomisation_keeps_only_the_full_searches() {
 
 #[test]
 fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() {
-    let small = Config {
-        games: 6,
-        steps: 8,
-        simulations: 16,
-        ..config()
-    };
+    let small = small();
     let dropped = Config {
         lr_drops: vec![(3, 0.005), (5, 0.001)],
         ..small.clone()
@@ -200,12 +200,7 @@ fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() 
 
 #[test]
 fn the_search_value_mixed_into_the_value_target_changes_what_is_learnt() {
-    let small = Config {
-        games: 6,
-        steps: 8,
-        simulations: 16,
-        ..config()
-    };
+    let small = small();
     let mixed = Config {
         q_share: 0.5,
         ..small.clone()
