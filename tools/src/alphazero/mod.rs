@@ -174,8 +174,8 @@ impl Config {
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `lr_drops`, the playout cap and `q_share` appear only when used: checkpoints
-/// made before they existed keep resuming.
+/// written out so that `lr_drops`, the playout cap and `q_share` appear only when used:
+/// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut s = f.debug_struct("Config");

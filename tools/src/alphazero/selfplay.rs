@@ -142,9 +142,8 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
             let total: u32 = visits.iter().sum();
             if full {
-                let mut sample = sample_of(&game, &legal_moves, &visits, &mut planes);
-                sample.q = tree.root().q() as f32;
-                samples.push(sample);
+                let q = tree.root().q() as f32;
+                samples.push(sample_of(&game, &legal_moves, &visits, q, &mut planes));
                 sides.push(game.side());
             }
             let pick = if plies < config.temperature_plies {
@@ -187,12 +186,13 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
     }
 }
 
-/// The sample of `game` searched to root `visits` over `legal_moves` (q filled in by the
-/// caller, z when the game ends); `planes` is scratch space for the encoding.
+/// The sample of `game` searched to root `visits` over `legal_moves`, the root's mean value
+/// `q` (z filled in when the game ends); `planes` is scratch space for the encoding.
 fn sample_of<G: Encode>(
     game: &G,
     legal_moves: &[G::Move],
     visits: &[u32],
+    q: f32,
     planes: &mut [f32],
 ) -> Sample {
     let n = planes.len() / PLANES;
@@ -202,7 +202,7 @@ fn sample_of<G: Encode>(
         legal: vec![false; n + 1],
         pi: vec![0.0; n + 1],
         z: 0,
-        q: 0.0,
+        q,
     };
     game.encode(planes);
     for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {
