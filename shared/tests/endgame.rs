@@ -206,6 +206,30 @@ fn ffo_59_a_wipeout_of_34_empties_is_solved_with_its_line_in_few_nodes() {
 }
 
 #[test]
+fn the_outcome_is_the_sign_of_the_exact_score() {
+    // Plain alpha-beta over the Game trait is the truth. The solver that answers has just
+    // solved another position with selective passes first, whose unsure bounds are still in
+    // its table: the win/draw/loss search, like the exact one, must not take them.
+    let mut rng = Rng::new(9);
+    let mut solver = Solver::new(16).selective_from(0);
+    let mut seen = [0; 3];
+    for i in 0..240 {
+        let size = if i % 3 == 0 { 4 } else { 6 };
+        let board = random_position(&mut rng, size, 2 + i % 13);
+        let truth = alpha_beta(&board, FULL_WINDOW).value.signum();
+        let (outcome, nodes) = solver.outcome(&board);
+        assert_eq!(outcome, truth, "{size}x{size}:\n{board:?}");
+        assert!(nodes > 0);
+        seen[(truth + 1) as usize] += 1;
+        solver.solve(&random_position(&mut rng, 6, 12));
+    }
+    assert!(
+        seen.iter().all(|&n| n >= 5),
+        "losses, draws, wins: {seen:?}"
+    );
+}
+
+#[test]
 fn ordering_by_a_pattern_evaluation_changes_the_search_but_never_the_score() {
     // Random weights: a bad ordering, which must still give every exact score. Positions with
     // 16 to 18 empties, where the evaluation orders the moves. Weights up to 1,000 discs, so

@@ -591,6 +591,24 @@ impl Solver {
         }
     }
 
+    /// The outcome of `board` under perfect play for the side to move, without the margin
+    /// (a win/loss/draw solve, cheaper than [`Solver::solve`] in lopsided positions): the
+    /// sign of its exact score (−1, 0 or 1), and the nodes searched.
+    ///
+    /// One null-window search around 0 (scores are even, so it cannot land between them).
+    pub fn outcome(&mut self, board: &Board) -> (i32, u64) {
+        let start = self.nodes;
+        let (p, o) = board.sides();
+        self.set_size(board.size());
+        self.stop_at = u64::MAX;
+        self.deadline = None;
+        self.stopped = false;
+        self.probcut = None;
+        self.root_empties = (self.mask & !(p | o)).count_ones();
+        let v = self.search(p, o, -1, 1);
+        (v.signum(), self.nodes - start)
+    }
+
     /// Solves `board` as [`Solver::solve`] does, unless `limit` stops it first; then returns
     /// the bounds proved so far. Under a limit the score is found by bisection, a null-window
     /// test at a time, so that each finished test narrows the bounds (a solve that finishes
