@@ -66,6 +66,32 @@ fn white_to_move_and_a_finished_game() {
 }
 
 #[test]
+fn the_outcome_alone() {
+    // The 4x4 start (Black loses 3-13, above), and full boards won, drawn and lost.
+    for (input, says) in [
+        ("4\n....\n.WB.\n.BW.\n....\nB\n", "outcome for Black: loss"),
+        ("4\nBBBB\nBBBB\nWWWW\nWWWB\nB\n", "outcome for Black: win"),
+        ("4\nBBBB\nBBBB\nWWWW\nWWWB\nW\n", "outcome for White: loss"),
+        ("4\nBBBB\nBBBB\nWWWW\nWWWW\nW\n", "outcome for White: draw"),
+    ] {
+        let out = solve_with(&["--outcome"], input);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            out.status.success() && text.contains(says),
+            "{input}: {text}"
+        );
+        assert!(!text.contains("principal variation"), "{text}");
+    }
+    let out = solve_with(
+        &["--outcome", "--max-nodes", "1000"],
+        "4\n....\n.WB.\n.BW.\n....\nB\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--outcome takes no"));
+}
+
+#[test]
 fn bad_input_is_one_line_and_status_1() {
     for input in [
         "",

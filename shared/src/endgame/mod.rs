@@ -605,7 +605,20 @@ impl Solver {
         self.stopped = false;
         self.probcut = None;
         self.root_empties = (self.mask & !(p | o)).count_ones();
+        let limit = self.mask.count_ones() as i32;
+        self.progress.lower.store(-limit, Ordering::Relaxed);
+        self.progress.upper.store(limit, Ordering::Relaxed);
+        self.progress.pass.store(0, Ordering::Relaxed);
+        self.progress.passes_done.store(0, Ordering::Relaxed);
         let v = self.search(p, o, -1, 1);
+        // Fail-soft: a score outside the window is a bound on that side.
+        let (lower, upper) = match v.signum() {
+            1 => (v, limit),
+            0 => (0, 0),
+            _ => (-limit, v),
+        };
+        self.progress.lower.store(lower, Ordering::Relaxed);
+        self.progress.upper.store(upper, Ordering::Relaxed);
         (v.signum(), self.nodes - start)
     }
 

@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "\
 othello_solve: the exact result of an Othello position under perfect play
 
-usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [--eval FILE] [FILE]
+usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [--eval FILE]
+                     [--outcome] [FILE]
 
   FILE             the position (default: stdin)
   --hash-bits B    a table of 2^B entries, 24 bytes each (10..=30, default 22 = 100 MB);
@@ -37,6 +38,9 @@ usage: othello_solve [--hash-bits B] [--max-nodes N] [--max-seconds S] [--eval F
   --eval FILE      order moves near the root by this pattern evaluation (endgame_fit;
                    weights/endgame8.pat for 8x8) instead of mobility and corners: the
                    same exact score, in fewer nodes when the evaluation is good
+  --outcome        only whether the side to move wins, draws or loses (one search
+                   around 0, as Edax's and Zebra's win/loss/draw solves): far cheaper
+                   than the margin when the game is lopsided; takes no limit
   -h, --help       this text
 
 input: N (4, 6 or 8), N rows of B (black), W (white) and . (empty), then the side
@@ -49,6 +53,12 @@ variation in Othello notation (column letter a.., row number 1.., a1 top left;
 `pass` for a pass), and nodes, time, nodes per second. Progress goes to stderr.
 A solve stopped by a limit prints `bounds for <side>: [lower, upper]` instead.
 ";
+
+/// What was asked: the outcome only (its sign and the nodes), or the exact solve.
+enum Answer {
+    Outcome((i32, u64)),
+    Solve(Result<games::endgame::Solution, games::endgame::Bounds>),
+}
 
 fn main() -> ExitCode {
     tools::cli::main("othello_solve", USAGE, run)
@@ -67,6 +77,7 @@ fn run() -> Result<(), String> {
     let mut file = None;
     let mut limit = Limit::default();
     let mut eval = None;
+    let mut outcome_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -103,11 +114,15 @@ fn run() -> Result<(), String> {
                     &value("--eval")?,
                 )?));
             }
+            "--outcome" => outcome_only = true,
             flag if flag.starts_with('-') && flag != "-" => {
                 return Err(format!("unknown option {flag} (see --help)"))
             }
             path => file = Some(path.to_string()),
         }
+    }
+    if outcome_only && limit != Limit::default() {
+        return Err("--outcome takes no --max-nodes or --max-seconds".to_string());
     }
     let bytes_needed = (1u64 << bits) * 24;
     if let Some(available) = available_memory() {
@@ -172,13 +187,35 @@ fn run() -> Result<(), String> {
             }
         })
     };
-    let outcome = solver.solve_within(&board, limit);
+    let answer = if outcome_only {
+        Answer::Outcome(solver.outcome(&board))
+    } else {
+        Answer::Solve(solver.solve_within(&board, limit))
+    };
     let time = start.elapsed();
     done.store(true, Ordering::Relaxed);
     let _ = reporter.join();
 
     let mover = board.side_to_move();
     let rate = |nodes: u64| nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6;
+    let outcome = match answer {
+        Answer::Solve(outcome) => outcome,
+        Answer::Outcome((sign, nodes)) => {
+            let word = match sign {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            };
+            println!("to move: {mover}");
+            println!("outcome for {mover}: {word} (the margin not searched)");
+            println!(
+                "nodes: {nodes}, time: {:.3} s, {:.1} M nodes/s",
+                time.as_secs_f64(),
+                rate(nodes)
+            );
+            return Ok(());
+        }
+    };
     let solution = match outcome {
         Ok(solution) => solution,
         Err(bounds) => {
