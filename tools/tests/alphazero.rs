@@ -505,16 +505,26 @@ fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() 
     let mut per_level = std::collections::BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for j in &positions {
-        *per_level.entry(j.position.empties().count()).or_insert(0) += 1;
+        let empties = j.position.empties().count();
+        *per_level.entry(empties).or_insert(0) += 1;
         assert!(seen.insert(j.position), "a repeated position");
         assert!(j.values.len() >= 2, "positions with one move are left out");
         assert!(j.values.windows(2).all(|w| w[0].1 >= w[1].1), "best first");
+        // Margins up to 22 empties; deeper, the outcome of each move only.
+        assert_eq!(j.outcomes_only, empties >= 23, "{}", j.position);
     }
     assert_eq!(
         per_level.keys().copied().collect::<Vec<_>>(),
-        (10..=22).collect::<Vec<_>>()
+        (10..=30).collect::<Vec<_>>()
     );
-    assert!(per_level.values().all(|&n| n >= 150), "{per_level:?}");
+    // Every level up to 28 has at least 50; 29 and 30 empties (three and two plies from
+    // the start) have only 54 and 12 positions with two moves or more, and hold all of them.
+    assert!(
+        per_level
+            .iter()
+            .all(|(&e, &n)| n >= 50 || (e, n) == (29, 54) || (e, n) == (30, 12)),
+        "{per_level:?}"
+    );
     // The endgame solver made the values; alpha-beta over the Game trait (another
     // implementation, with its own move generation and scoring) checks a sample.
     let mut checked = 0;
@@ -536,6 +546,27 @@ fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() 
         }
     }
     assert!(checked >= 100, "{checked} move values checked");
+    // The outcomes came from a win/draw/loss search; the solver's exact margins (another
+    // search: full window, selective passes first) must have the same signs.
+    let mut solver = games::endgame::Solver::new(20);
+    let mut outcomes = 0;
+    for j in positions
+        .iter()
+        .filter(|j| j.position.empties().count() == 23)
+        .take(2)
+    {
+        for &(mv, value) in &j.values {
+            let child = j.position.after(mv).unwrap();
+            assert_eq!(
+                -solver.solve(&child).score.signum(),
+                value,
+                "{}",
+                j.position
+            );
+            outcomes += 1;
+        }
+    }
+    assert!(outcomes >= 4, "{outcomes} outcomes checked");
 }
 
 #[test]
@@ -553,7 +584,11 @@ fn bad_benchmark_lines_name_the_line() {
             "side to move",
         ),
         (&format!("{good} c3:+2")[..], "square:value"),
-        (&format!("{good} c3:big;")[..], "not a number"),
+        (
+            &format!("{good} c3:big;")[..],
+            "not a number, win, draw or loss",
+        ),
+        (&format!("{good} c3:+2; e5:loss;")[..], "mixed"),
         (&format!("{good} z9:+2;")[..], "line 1"),
         (
             &format!("{good} a1:+2;")[..],
@@ -690,4 +725,86 @@ fn othello_positions_with_the_evaluation_writes_the_same_values() {
         "two comment lines and 24 positions"
     );
     assert_eq!(files[0], files[1]);
+}
+
+#[test]
+fn othello_positions_appends_outcomes_that_agree_with_the_margins_on_any_thread_count() {
+    use games::search::Game;
+    use tools::alphazero::exact::read_othello_positions;
+    let dir = testkit::scratch("othello_positions_append");
+    let program = Path::new(env!("CARGO_BIN_EXE_othello_positions"));
+    let run = |args: &[&str]| {
+        let run = testkit::run_ok(program, args, b"");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    };
+    let base = dir.join("base.txt");
+    let base = base.to_str().unwrap();
+    run(&["--out", base, "--count", "12", "--empties", "12..15"]);
+    let before = std::fs::read_to_string(base).unwrap();
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}.txt"));
+        std::fs::copy(base, &out).unwrap();
+        let out = out.to_str().unwrap();
+        run(&[
+            "--out",
+            out,
+            "--append",
+            "--count",
+            "16",
+            "--seed",
+            "4",
+            "--empties",
+            "12..17",
+            "--outcomes-from",
+            "14",
+            "--threads",
+            threads,
+        ]);
+        files.push(std::fs::read_to_string(out).unwrap());
+    }
+    assert_eq!(files[0], files[1], "the thread count changed the file");
+    let text = &files[0];
+    // The old header, then this command's line, then the old positions, then the new.
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[2].contains("--seed 4") && lines[2].contains("--append"),
+        "{text}"
+    );
+    let old: Vec<&str> = before.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines[3..3 + old.len()], old[..]);
+    let judged = read_othello_positions(text).unwrap();
+    assert_eq!(judged.len(), 12 + 16);
+    let mut solver = games::endgame::Solver::new(18);
+    let mut outcomes = 0;
+    for j in &judged[12..] {
+        let empties = j.position.empties().count();
+        assert_eq!(j.outcomes_only, empties >= 14, "{}", j.position);
+        for &(mv, value) in &j.values {
+            let exact = -solver.solve(&j.position.after(mv).unwrap()).score;
+            if j.outcomes_only {
+                assert_eq!(value, exact.signum(), "{}", j.position);
+                outcomes += 1;
+            } else {
+                assert_eq!(value, exact, "{}", j.position);
+            }
+        }
+    }
+    assert!(outcomes >= 20, "{outcomes} outcomes");
+    // A file that is not a benchmark is not appended to.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "not a position\n").unwrap();
+    let out = testkit::run_ok(
+        program,
+        &["--out", bad.to_str().unwrap(), "--append", "--count", "2"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 1") && err.lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a position\n");
 }

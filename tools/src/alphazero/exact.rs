@@ -15,6 +15,10 @@ pub struct Judged<G: Game> {
     pub position: G,
     /// Each legal move and its exact value, in move order.
     pub values: Vec<(G::Move, i32)>,
+    /// Whether the values are only outcomes (+1 win, 0 draw, −1 loss) where the game has
+    /// margins: a win/draw/loss solve, cheaper deep in the game, that says which moves are
+    /// mistakes but not how many discs they lose.
+    pub outcomes_only: bool,
 }
 
 impl<G: Game> Judged<G> {
@@ -51,7 +55,11 @@ pub fn every_position<G: Game + Hash + Eq>(start: &G) -> Vec<Judged<G>> {
             values.push((mv, -alpha_beta_tt(&child, FULL_WINDOW, &mut table).value));
             stack.push(child);
         }
-        out.push(Judged { position, values });
+        out.push(Judged {
+            position,
+            values,
+            outcomes_only: false,
+        });
     }
     out
 }
@@ -151,19 +159,23 @@ pub fn against_random_and_perfect<G: Encode + Hash + Eq>(
 }
 
 impl<G: Game> Judged<G> {
-    /// Discs `mv` gives away against the best move (0 for a best move).
+    /// Discs `mv` gives away against the best move (0 for a best move); `None` when the
+    /// values are [outcomes only](Judged::outcomes_only).
     ///
     /// # Panics
     ///
     /// If `mv` is not one of the position's moves.
-    pub fn disc_loss(&self, mv: G::Move) -> i32 {
+    pub fn disc_loss(&self, mv: G::Move) -> Option<i32> {
+        if self.outcomes_only {
+            return None;
+        }
         let v = self
             .values
             .iter()
             .find(|&&(m, _)| m == mv)
             .map(|&(_, v)| v)
             .expect("a legal move");
-        self.best() - v
+        Some(self.best() - v)
     }
 }
 
@@ -203,8 +215,9 @@ pub fn read_othello_positions(text: &str) -> Result<Vec<Judged<games::othello::B
         let position = Board::from_discs(n, Bitboard(black), Bitboard(white), side)
             .map_err(|e| at(e.to_string()))?;
         let mut values = Vec::new();
+        let (mut margins, mut outcomes) = (false, false);
         for field in fields {
-            let (square, value) = field
+            let (square, value_text) = field
                 .strip_suffix(';')
                 .and_then(|f| f.split_once(':'))
                 .ok_or_else(|| at(format!("{field:?} is not square:value;")))?;
@@ -213,10 +226,28 @@ pub fn read_othello_positions(text: &str) -> Result<Vec<Judged<games::othello::B
             } else {
                 Move::Play(square.parse().map_err(|e| at(format!("{e}")))?)
             };
-            let value: i32 = value
-                .parse()
-                .map_err(|_| at(format!("{value:?} is not a number")))?;
+            let outcome = match value_text {
+                "win" => Some(1),
+                "draw" => Some(0),
+                "loss" => Some(-1),
+                _ => None,
+            };
+            let value = match outcome {
+                Some(v) => {
+                    outcomes = true;
+                    v
+                }
+                None => {
+                    margins = true;
+                    value_text.parse().map_err(|_| {
+                        at(format!("{value_text:?} is not a number, win, draw or loss"))
+                    })?
+                }
+            };
             values.push((mv, value));
+        }
+        if margins && outcomes {
+            return Err(at("margins and outcomes mixed in one position".to_string()));
         }
         let mut listed: Vec<Move> = values.iter().map(|&(m, _)| m).collect();
         let mut legal = position.legal_moves();
@@ -231,7 +262,11 @@ pub fn read_othello_positions(text: &str) -> Result<Vec<Judged<games::othello::B
                 "the moves listed are not the position's legal moves".to_string()
             ));
         }
-        out.push(Judged { position, values });
+        out.push(Judged {
+            position,
+            values,
+            outcomes_only: outcomes,
+        });
     }
     Ok(out)
 }

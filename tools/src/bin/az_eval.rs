@@ -57,8 +57,9 @@ usage: az_eval --positions FILE [--weights FILE] [options]
   --seed N            random seed (default 1)
 
 A move is a mistake when another legal move has a strictly better exact outcome (win, draw
-or loss); disc loss is the best move's final margin minus the chosen move's. Progress on
-stderr; the tables on stdout (Markdown).
+or loss); disc loss is the best move's final margin minus the chosen move's, averaged over
+the positions whose moves have margins (othello_positions --outcomes-from gives deep ones
+outcomes only). Progress on stderr; the tables on stdout (Markdown).
 ";
 
 /// A player's move in a position.
@@ -228,7 +229,17 @@ const STAGES: [(u32, u32); 4] = [(10, 14), (15, 18), (19, 22), (23, 32)];
 struct Tally {
     positions: [u32; 4],
     mistakes: [u32; 4],
+    /// Discs lost, summed over the positions whose values are margins (not outcomes only).
     disc_loss: u64,
+    /// How many positions have margins.
+    with_margins: u32,
+}
+
+impl Tally {
+    /// The mean disc loss over the positions with margins.
+    fn mean_disc_loss(&self) -> f64 {
+        self.disc_loss as f64 / f64::from(self.with_margins.max(1))
+    }
 }
 
 fn measure(
@@ -264,7 +275,10 @@ fn measure(
                         let mv = play(&judged.position);
                         tally.positions[stage] += 1;
                         tally.mistakes[stage] += u32::from(judged.is_mistake(mv));
-                        tally.disc_loss += judged.disc_loss(mv) as u64;
+                        if let Some(loss) = judged.disc_loss(mv) {
+                            tally.disc_loss += loss as u64;
+                            tally.with_margins += 1;
+                        }
                     }
                     tally
                 })
@@ -282,6 +296,7 @@ fn measure(
             total.mistakes[s] += p.mistakes[s];
         }
         total.disc_loss += p.disc_loss;
+        total.with_margins += p.with_margins;
     }
     Ok(total)
 }
@@ -505,9 +520,10 @@ fn evaluate() -> Result<String, String> {
     );
     let untrained = Net::random(shape, run.seed).map_err(|e| e.to_string())?;
     let mut out = String::new();
+    let with_margins = positions.iter().filter(|j| !j.outcomes_only).count();
     let _ = writeln!(
         out,
-        "{} positions from {}\n",
+        "{} positions from {} ({with_margins} with margins, for the disc loss)\n",
         positions.len(),
         run.positions
     );
@@ -542,7 +558,7 @@ fn evaluate() -> Result<String, String> {
             out,
             " {} | {:.2} |",
             percent(t.mistakes.iter().sum(), all),
-            t.disc_loss as f64 / f64::from(all.max(1))
+            t.mean_disc_loss()
         );
     }
     if run.versus_solver {
@@ -703,7 +719,7 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
                 csv,
                 ",{:.2},{:.3}",
                 100.0 * f64::from(mistakes) / f64::from(all.max(1)),
-                t.disc_loss as f64 / f64::from(all.max(1))
+                t.mean_disc_loss()
             );
         }
         csv.push('\n');

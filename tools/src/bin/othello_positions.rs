@@ -2,6 +2,7 @@
 //! exact value of every legal move (the endgame solver's), for measuring players against
 //! perfect play. See [`USAGE`].
 
+use games::endgame::eval::Scorer;
 use games::endgame::Solver;
 use games::othello::{Board, Move};
 use games::rng::Rng;
@@ -9,9 +10,10 @@ use games::search::Game;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tools::alphazero::exact::{obf_cells, varied_position};
+use tools::alphazero::exact::{obf_cells, read_othello_positions, varied_position};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -19,14 +21,21 @@ othello_positions: 6x6 Othello positions from varied play, each with the exact f
 margin of every legal move (the endgame solver), for measuring players against perfect play
 
 usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH] [--eval FILE]
+                         [--outcomes-from E] [--append] [--threads N]
 
-  --out FILE        where to write them (written whole at the end, through a rename)
-  --count N         positions (default 2000), spread evenly over the empties range
-  --empties A..B    empty squares of the positions (default 10..30; at most 32)
-  --seed N          random seed (default 1): the same seed makes the same file
-  --eval FILE       order the solver's moves by this pattern evaluation (endgame_fit's
-                    weights/endgame6.pat): the same exact values in fewer nodes (about
-                    1.6 times fewer at 18 to 20 empties)
+  --out FILE          where to write them (written whole at the end, through a rename)
+  --count N           positions (default 2000), spread evenly over the empties range
+  --empties A..B      empty squares of the positions (default 10..30; at most 32)
+  --seed N            random seed (default 1): the same seed makes the same file
+  --eval FILE         order the solver's moves by this pattern evaluation (endgame_fit's
+                      weights/endgame6.pat): the same exact values in fewer nodes (about
+                      1.6 times fewer at 18 to 20 empties)
+  --outcomes-from E   at E or more empties, only the outcome of each move (win, draw or
+                      loss, a search around 0), not its margin: enough to tell mistakes,
+                      about 5 to 10 times cheaper than margins at 26 empties
+  --append            keep FILE's positions and add these after them (the header gains
+                      this command's line; a position already there is not drawn again)
+  --threads N         solve on N threads (default 1; the file is the same for any N)
 
 Each game is played from the start by two players drawn at random: uniformly random,
 greedy (most discs flipped), or random with probability 1/2 and greedy otherwise; a game
@@ -37,23 +46,57 @@ Format, one position per line (lines starting with # are comments): 36 character
 row from a1 (X black, O white, - empty), a space, the side to move (X or O), then for every
 legal move `square:value;` best first, the value the final disc margin for the side to
 move after that move and perfect play (empties counted for the winner): the format of the
-FFO/Edax .obf files, for 6x6.
+FFO/Edax .obf files, for 6x6. With --outcomes-from, a deep position's values are `win`,
+`draw` or `loss` instead.
 ";
 
-fn line(board: &Board, values: &[(Move, i32)]) -> String {
+/// One position's line: its cells, side to move, and each move's value (a margin, or with
+/// `outcomes_only` the outcome's word).
+fn line(board: &Board, values: &[(Move, i32)], outcomes_only: bool) -> String {
     let mut out = obf_cells(board);
-    for (mv, v) in values {
-        let _ = write!(
-            out,
-            " {}:{v:+};",
-            match mv {
-                Move::Play(sq) => sq.to_string(),
-                Move::Pass => "pass".to_string(),
-            }
-        );
+    for &(mv, v) in values {
+        let square = match mv {
+            Move::Play(sq) => sq.to_string(),
+            Move::Pass => "pass".to_string(),
+        };
+        let _ = match (outcomes_only, v.signum()) {
+            (false, _) => write!(out, " {square}:{v:+};"),
+            (true, 1) => write!(out, " {square}:win;"),
+            (true, 0) => write!(out, " {square}:draw;"),
+            (true, _) => write!(out, " {square}:loss;"),
+        };
     }
     out
 }
+
+/// The values of every legal move of `board`, best first: exact margins, or outcomes only
+/// (the sign) when `outcomes_only`. Returns them with the nodes searched.
+fn judge(solver: &mut Solver, board: &Board, outcomes_only: bool) -> (Vec<(Move, i32)>, u64) {
+    let mut nodes = 0;
+    let mut values: Vec<(Move, i32)> = board
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let child = board.after(mv).expect("a legal move");
+            // The child's value is for the opponent, who moves there (a pass is a move).
+            let value = if outcomes_only {
+                let (sign, n) = solver.outcome(&child);
+                nodes += n;
+                -sign
+            } else {
+                let solution = solver.solve(&child);
+                nodes += solution.nodes;
+                -solution.score
+            };
+            (mv, value)
+        })
+        .collect();
+    values.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    (values, nodes)
+}
+
+/// Draws of a level without a new position after which it is taken to have no more.
+const MAX_DRAWS: usize = 20_000;
 
 fn main() -> ExitCode {
     cli::main("othello_positions", USAGE, run)
@@ -65,6 +108,9 @@ fn run() -> Result<(), String> {
     let mut seed = 1u64;
     let (mut low, mut high) = (10u32, 30u32);
     let mut eval = None;
+    let mut outcomes_from = u32::MAX;
+    let mut append = false;
+    let mut threads = 1usize;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
@@ -74,59 +120,129 @@ fn run() -> Result<(), String> {
             "--empties" => (low, high) = cli::range(&flag, args.next(), 32)?,
             "--eval" => {
                 let path: String = cli::value(&flag, args.next(), |_| true)?;
-                eval = Some(Arc::new(cli::load_patterns("--eval", &path)?));
+                eval = Some(Arc::new(Scorer::new(Arc::new(cli::load_patterns(
+                    "--eval", &path,
+                )?))));
             }
+            "--outcomes-from" => outcomes_from = cli::value(&flag, args.next(), |&e| e <= 32)?,
+            "--append" => append = true,
+            "--threads" => threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }
     let out = out.ok_or("--out FILE is required")?;
-    let mut rng = Rng::new(seed);
-    let mut solver = Solver::new(22);
-    if let Some(eval) = eval {
-        solver = solver.with_eval(eval);
+    let mut command =
+        format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}");
+    if outcomes_from <= high {
+        let _ = write!(command, " --outcomes-from {outcomes_from}");
     }
-    let mut seen = HashSet::new();
-    let mut lines = vec![
-        format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}"),
-        "# 6x6 positions from varied play; every legal move with its exact final disc margin for the side to move, best first".to_string(),
-    ];
-    let clock = Instant::now();
+    if append {
+        command.push_str(" --append");
+    }
+    if outcomes_from <= high {
+        let _ = write!(
+            command,
+            " (at {} or more empties, each move's outcome only: win, draw or loss)",
+            outcomes_from.max(low)
+        );
+    }
+    let (mut lines, mut seen) = if append {
+        let text = std::fs::read_to_string(&out).map_err(|e| format!("{out}: {e}"))?;
+        let old = read_othello_positions(&text).map_err(|e| format!("{out}: {e}"))?;
+        let lines: Vec<String> = text.lines().map(String::from).collect();
+        // The header's comment lines stay first; this command's line follows them.
+        let at = lines.iter().take_while(|l| l.starts_with('#')).count();
+        let mut lines = lines;
+        lines.insert(at, command);
+        (lines, old.into_iter().map(|j| j.position).collect())
+    } else {
+        (
+            vec![
+                command,
+                "# 6x6 positions from varied play; every legal move with its exact final disc margin (or with --outcomes-from, its outcome) for the side to move, best first".to_string(),
+            ],
+            HashSet::new(),
+        )
+    };
+    // Draw every position first, one random stream, so that the file does not depend on
+    // how the solving is shared out.
+    let mut rng = Rng::new(seed);
     let levels = high - low + 1;
-    let mut nodes = 0u64;
+    let mut exhausted = HashSet::new();
+    let mut boards: Vec<Board> = Vec::with_capacity(count);
     for i in 0..count {
         // Position i goes to level i mod levels: an even spread over the empties.
         let empties = low + (i as u32 % levels);
-        let board = loop {
-            if let Some(b) = varied_position(6, empties, &mut rng) {
-                if seen.insert(b) {
-                    break b;
-                }
+        if exhausted.contains(&empties) {
+            continue;
+        }
+        // Near the start few positions exist (12 at 30 empties, two plies in): a level
+        // that gives nothing new in many draws has given all it has.
+        let fresh = (0..MAX_DRAWS)
+            .find_map(|_| varied_position(6, empties, &mut rng).filter(|b| seen.insert(*b)));
+        match fresh {
+            Some(b) => boards.push(b),
+            None => {
+                exhausted.insert(empties);
+                let found = boards
+                    .iter()
+                    .filter(|b| b.empties().count() == empties)
+                    .count();
+                eprintln!(
+                    "othello_positions: no new position at {empties} empties in {MAX_DRAWS} draws; that level keeps {found}"
+                );
             }
-        };
-        let mut values: Vec<(Move, i32)> = board
-            .legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let child = board.after(mv).expect("a legal move");
-                let solution = solver.solve(&child);
-                nodes += solution.nodes;
-                // The child's score is for the opponent, who moves there (a pass is a move).
-                (mv, -solution.score)
-            })
-            .collect();
-        values.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        lines.push(line(&board, &values));
-        if (i + 1) % 50 == 0 || i + 1 == count {
-            let secs = clock.elapsed().as_secs_f64();
-            eprintln!(
-                "othello_positions: {}/{count} positions, {:.1} M nodes, {:.0} s, {:.1} positions/s (now at {empties} empties)",
-                i + 1,
-                nodes as f64 / 1e6,
-                secs,
-                (i + 1) as f64 / secs.max(1e-9)
-            );
         }
     }
+    let count = boards.len();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
+    let clock = Instant::now();
+    let last_report = Mutex::new(0.0f64);
+    let solved: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut solver = Solver::new(22);
+                    if let Some(eval) = &eval {
+                        solver = solver.with_scorer(Arc::clone(eval));
+                    }
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(board) = boards.get(i) else { break };
+                        let empties = board.empties().count();
+                        let outcomes_only = empties >= outcomes_from;
+                        let (values, n) = judge(&mut solver, board, outcomes_only);
+                        mine.push((i, line(board, &values, outcomes_only)));
+                        let total = nodes.fetch_add(n, Ordering::Relaxed) + n;
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        let secs = clock.elapsed().as_secs_f64();
+                        let mut last = last_report
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        if finished % 50 == 0 || finished == count || secs - *last >= 10.0 {
+                            *last = secs;
+                            eprintln!(
+                                "othello_positions: {finished}/{count} positions, {:.1} M nodes, {secs:.0} s, {:.2} positions/s (last at {empties} empties)",
+                                total as f64 / 1e6,
+                                finished as f64 / secs.max(1e-9)
+                            );
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a solving thread panicked"))
+            .collect()
+    });
+    let mut solved = solved;
+    solved.sort_by_key(|&(i, _)| i);
+    lines.extend(solved.into_iter().map(|(_, l)| l));
     lines.push(String::new());
     tools::alphazero::write_atomically(std::path::Path::new(&out), lines.join("\n").as_bytes())
         .map_err(|e| format!("{out}: {e}"))
