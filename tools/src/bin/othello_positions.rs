@@ -133,13 +133,14 @@ fn run() -> Result<(), String> {
     let out = out.ok_or("--out FILE is required")?;
     let mut command =
         format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}");
-    if outcomes_from <= high {
+    let some_outcomes = outcomes_from <= high;
+    if some_outcomes {
         let _ = write!(command, " --outcomes-from {outcomes_from}");
     }
     if append {
         command.push_str(" --append");
     }
-    if outcomes_from <= high {
+    if some_outcomes {
         let _ = write!(
             command,
             " (at {} or more empties, each move's outcome only: win, draw or loss)",
@@ -149,10 +150,9 @@ fn run() -> Result<(), String> {
     let (mut lines, mut seen) = if append {
         let text = std::fs::read_to_string(&out).map_err(|e| format!("{out}: {e}"))?;
         let old = read_othello_positions(&text).map_err(|e| format!("{out}: {e}"))?;
-        let lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
         // The header's comment lines stay first; this command's line follows them.
         let at = lines.iter().take_while(|l| l.starts_with('#')).count();
-        let mut lines = lines;
         lines.insert(at, command);
         (lines, old.into_iter().map(|j| j.position).collect())
     } else {
