@@ -576,12 +576,7 @@ impl Solver {
     /// Exponential in the empty squares: instant below 20 on any size, seconds to minutes
     /// for the 32 empties of the 6×6 start.
     pub fn solve(&mut self, board: &Board) -> Solution {
-        let start = self.nodes;
-        let (p, o) = board.sides();
-        self.set_size(board.size());
-        self.stop_at = u64::MAX;
-        self.deadline = None;
-        self.stopped = false;
+        let (start, p, o) = self.begin(board, Limit::default());
         let score = self.exact(p, o);
         let pv = self.principal_variation(p, o, score);
         Solution {
@@ -597,19 +592,9 @@ impl Solver {
     ///
     /// One null-window search around 0 (scores are even, so it cannot land between them).
     pub fn outcome(&mut self, board: &Board) -> (i32, u64) {
-        let start = self.nodes;
-        let (p, o) = board.sides();
-        self.set_size(board.size());
-        self.stop_at = u64::MAX;
-        self.deadline = None;
-        self.stopped = false;
+        let (start, p, o) = self.begin(board, Limit::default());
         self.probcut = None;
-        self.root_empties = (self.mask & !(p | o)).count_ones();
-        let limit = self.mask.count_ones() as i32;
-        self.progress.lower.store(-limit, Ordering::Relaxed);
-        self.progress.upper.store(limit, Ordering::Relaxed);
-        self.progress.pass.store(0, Ordering::Relaxed);
-        self.progress.passes_done.store(0, Ordering::Relaxed);
+        let limit = self.at_root(p, o);
         let v = self.search(p, o, -1, 1);
         // Fail-soft: a score outside the window is a bound on that side.
         let (lower, upper) = match v.signum() {
@@ -634,12 +619,7 @@ impl Solver {
         if limit == Limit::default() {
             return Ok(self.solve(board));
         }
-        let start = self.nodes;
-        let (p, o) = board.sides();
-        self.set_size(board.size());
-        self.stop_at = limit.nodes.map_or(u64::MAX, |n| start.saturating_add(n));
-        self.deadline = limit.time.map(|t| Instant::now() + t);
-        self.stopped = false;
+        let (start, p, o) = self.begin(board, limit);
         let (lower, upper) = self.bisect(p, o);
         let bounds = |solver: &Solver| Bounds {
             lower,
@@ -658,6 +638,19 @@ impl Solver {
             pv,
             nodes: self.nodes - start,
         })
+    }
+
+    /// Readies a solve of `board` under `limit`: the tables of its size and the stopping
+    /// rule. Returns the node count so far and the discs of the side to move and of the
+    /// opponent.
+    fn begin(&mut self, board: &Board, limit: Limit) -> (u64, u64, u64) {
+        let start = self.nodes;
+        let (p, o) = board.sides();
+        self.set_size(board.size());
+        self.stop_at = limit.nodes.map_or(u64::MAX, |n| start.saturating_add(n));
+        self.deadline = limit.time.map(|t| Instant::now() + t);
+        self.stopped = false;
+        (start, p, o)
     }
 
     /// Bounds on the score by null-window tests at odd thresholds halfway between the bounds
@@ -701,15 +694,23 @@ impl Solver {
         };
     }
 
-    /// The exact score: one principal-variation search with a window wider than any score
-    /// (inside it, every move after the first is tried with a null window first).
-    fn exact(&mut self, p: u64, o: u64) -> i32 {
+    /// Notes the root's empty squares and resets the progress counters to a search not yet
+    /// begun (bounds as wide as the board). Returns the board's square count, the largest
+    /// score.
+    fn at_root(&mut self, p: u64, o: u64) -> i32 {
         self.root_empties = (self.mask & !(p | o)).count_ones();
         let limit = self.mask.count_ones() as i32;
         self.progress.lower.store(-limit, Ordering::Relaxed);
         self.progress.upper.store(limit, Ordering::Relaxed);
         self.progress.pass.store(0, Ordering::Relaxed);
         self.progress.passes_done.store(0, Ordering::Relaxed);
+        limit
+    }
+
+    /// The exact score: one principal-variation search with a window wider than any score
+    /// (inside it, every move after the first is tried with a null window first).
+    fn exact(&mut self, p: u64, o: u64) -> i32 {
+        let limit = self.at_root(p, o);
         let score = if self.root_empties >= self.selective_from {
             let mut guess = 0;
             for (i, t) in SELECTIVE_PASSES.into_iter().enumerate() {
