@@ -808,3 +808,78 @@ fn othello_positions_appends_outcomes_that_agree_with_the_margins_on_any_thread_
     assert!(err.contains("line 1") && err.lines().count() == 1, "{err}");
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a position\n");
 }
+
+#[test]
+fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
+    use tools::alphazero::exact::{policy_move, read_othello_positions};
+    // 40 positions with margins and 40 with outcomes only, from the committed benchmark.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
+    )
+    .unwrap();
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let deep: Vec<&str> = body
+        .iter()
+        .copied()
+        .filter(|l| l.contains(":win;") || l.contains(":loss;"))
+        .take(40)
+        .collect();
+    let mut lines: Vec<&str> = body[..40].to_vec();
+    lines.extend(&deep);
+    assert_eq!(lines.len(), 80);
+    let dir = testkit::scratch("az_eval_disc_loss");
+    let file = dir.join("mixed.txt");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_az_eval")),
+        &[
+            "--positions",
+            file.to_str().unwrap(),
+            "--weights",
+            weights.to_str().unwrap(),
+            "--players",
+            "policy",
+            "--threads",
+            "1",
+        ],
+        b"",
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        table.contains("80 positions from") && table.contains("(40 with margins"),
+        "{table}"
+    );
+    let row = table.lines().find(|l| l.starts_with("| policy |")).unwrap();
+    let printed: f64 = row
+        .trim_end_matches('|')
+        .rsplit('|')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // The same mean by the library: the raw policy's move, its loss where there are margins.
+    let judged = read_othello_positions(&lines.join("\n")).unwrap();
+    let (net, _) = games::nn::Net::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
+    let mut inference = games::nn::Inference::new(&net);
+    let losses: Vec<i32> = judged
+        .iter()
+        .filter_map(|j| j.disc_loss(policy_move(&mut inference, &j.position)))
+        .collect();
+    assert_eq!(losses.len(), 40);
+    let mean = f64::from(losses.iter().sum::<i32>()) / 40.0;
+    assert!(
+        mean > 0.0,
+        "a sample with no loss cannot tell the two means apart"
+    );
+    assert!(
+        (printed - mean).abs() < 0.006,
+        "printed {printed}, expected {mean}"
+    );
+}
