@@ -32,7 +32,7 @@ usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH]
                       1.6 times fewer at 18 to 20 empties)
   --outcomes-from E   at E or more empties, only the outcome of each move (win, draw or
                       loss, a search around 0), not its margin: enough to tell mistakes,
-                      about 5 to 10 times cheaper than margins at 26 empties
+                      and cheaper (four positions of 26 empties: 8.3 s against 45 s)
   --append            keep FILE's positions and add these after them (the header gains
                       this command's line; a position already there is not drawn again)
   --threads N         solve on N threads (default 1; the file is the same for any N)
@@ -200,7 +200,7 @@ fn run() -> Result<(), String> {
     let nodes = AtomicU64::new(0);
     let clock = Instant::now();
     let last_report = Mutex::new(0.0f64);
-    let solved: Vec<(usize, String)> = std::thread::scope(|scope| {
+    let mut solved: Vec<(usize, String)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -240,7 +240,6 @@ fn run() -> Result<(), String> {
             .flat_map(|w| w.join().expect("a solving thread panicked"))
             .collect()
     });
-    let mut solved = solved;
     solved.sort_by_key(|&(i, _)| i);
     lines.extend(solved.into_iter().map(|(_, l)| l));
     lines.push(String::new());
