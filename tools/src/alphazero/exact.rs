@@ -179,6 +179,16 @@ impl<G: Game> Judged<G> {
     }
 }
 
+/// The word for an outcome's sign, as the benchmark files and `othello_solve --outcome`
+/// write it: `win` (above 0), `draw` or `loss` (below 0).
+pub fn outcome_word(sign: i32) -> &'static str {
+    match sign.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
 /// Reads a benchmark file of `othello_positions` (its `--help` gives the format).
 ///
 /// # Errors

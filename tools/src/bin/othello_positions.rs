@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tools::alphazero::exact::{obf_cells, read_othello_positions, varied_position};
+use tools::alphazero::exact::{obf_cells, outcome_word, read_othello_positions, varied_position};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -59,11 +59,10 @@ fn line(board: &Board, values: &[(Move, i32)], outcomes_only: bool) -> String {
             Move::Play(sq) => sq.to_string(),
             Move::Pass => "pass".to_string(),
         };
-        let _ = match (outcomes_only, v.signum()) {
-            (false, _) => write!(out, " {square}:{v:+};"),
-            (true, 1) => write!(out, " {square}:win;"),
-            (true, 0) => write!(out, " {square}:draw;"),
-            (true, _) => write!(out, " {square}:loss;"),
+        let _ = if outcomes_only {
+            write!(out, " {square}:{};", outcome_word(v))
+        } else {
+            write!(out, " {square}:{v:+};")
         };
     }
     out

@@ -201,11 +201,7 @@ fn run() -> Result<(), String> {
     let outcome = match answer {
         Answer::Solve(outcome) => outcome,
         Answer::Outcome((sign, nodes)) => {
-            let word = match sign {
-                1 => "win",
-                0 => "draw",
-                _ => "loss",
-            };
+            let word = tools::alphazero::exact::outcome_word(sign);
             println!("to move: {mover}");
             println!("outcome for {mover}: {word} (the margin not searched)");
             println!(
