@@ -214,9 +214,9 @@ fn the_search_value_mixed_into_the_value_target_changes_what_is_learnt() {
     );
     for s in &game.samples {
         assert!((-1.0..=1.0).contains(&s.q), "{}", s.q);
-        assert_eq!(s.value_target(0.0), f32::from(s.z));
-        assert_eq!(s.value_target(1.0), s.q);
-        assert_eq!(s.value_target(0.5), (f32::from(s.z) + s.q) / 2.0);
+        assert_eq!(s.value_target(0.0, 0.0, 9), f32::from(s.z));
+        assert_eq!(s.value_target(1.0, 0.0, 9), s.q);
+        assert_eq!(s.value_target(0.5, 0.0, 9), (f32::from(s.z) + s.q) / 2.0);
     }
     let straight = run(3, &mixed, None);
     assert_ne!(straight.net, run(3, &small, None).net);
@@ -227,6 +227,71 @@ fn the_search_value_mixed_into_the_value_target_changes_what_is_learnt() {
         straight.net
     );
     let err = Trainer::from_bytes(&straight.to_bytes(), start(), small).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
+fn othello_self_play_keeps_each_games_margin_and_the_margin_share_moves_the_value_target() {
+    let config = Config {
+        games: 8,
+        steps: 4,
+        simulations: 8,
+        batch: 32,
+        ..Config::preset("othello").unwrap()
+    };
+    let start = games::othello::Board::new(4).unwrap();
+    let trainer = Trainer::new(start, config.clone()).unwrap();
+    let mut margins = Vec::new();
+    for seed in 0..8 {
+        let game = play(&start, &trainer.net, &config, seed);
+        let Some(first) = game.samples.first() else {
+            continue;
+        };
+        // Black moves first: the first sample is Black's, and its margin is the game's
+        // result for Black in discs, of the result's sign.
+        assert_eq!(first.margin.signum(), i16::from(game.black), "seed {seed}");
+        for s in &game.samples {
+            assert_eq!(s.margin.signum(), i16::from(s.z));
+            assert!(s.margin.abs() <= 16, "{}", s.margin);
+            // The side to move's margin is Black's or its negation, as z is.
+            assert_eq!(
+                i32::from(s.margin) * i32::from(first.z),
+                i32::from(first.margin) * i32::from(s.z)
+            );
+            let target = s.value_target(0.0, 0.5, 16);
+            assert_eq!(
+                target,
+                0.5 * f32::from(s.z) + 0.5 * f32::from(s.margin) / 16.0
+            );
+            // Every win above every draw above every loss.
+            assert_eq!(target.partial_cmp(&0.0), f32::from(s.z).partial_cmp(&0.0));
+            let mixed = s.value_target(0.5, 0.5, 16);
+            assert_eq!(mixed, 0.5 * target + 0.5 * s.q);
+        }
+        margins.push(first.margin);
+    }
+    // Margins, not just signs: some game is won or lost by more than 2 discs.
+    assert!(margins.iter().any(|m| m.abs() > 2), "{margins:?}");
+    // Margins differ from game to game, and the margin share changes what is learnt.
+    let straight = |c: &Config| {
+        let mut t = Trainer::new(start, c.clone()).unwrap();
+        t.generation();
+        t.generation();
+        t
+    };
+    let with_margins = Config {
+        margin_share: 0.5,
+        ..config.clone()
+    };
+    let learnt = straight(&with_margins);
+    assert_ne!(learnt.net, straight(&config).net);
+    // Resumed from its checkpoint, the same run; the setting is recorded.
+    let mut first = Trainer::new(start, with_margins.clone()).unwrap();
+    first.generation();
+    let mut resumed = Trainer::from_bytes(&first.to_bytes(), start, with_margins.clone()).unwrap();
+    resumed.generation();
+    assert_eq!(resumed.net, learnt.net);
+    let err = Trainer::from_bytes(&learnt.to_bytes(), start, config).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
 }
 

@@ -2,15 +2,17 @@
 //! rename), so a run stopped at any moment resumes from its last generation.
 //!
 //! ```text
-//! magic "GAMESCKP", version u32 (2; 1 is still read), game name (16 bytes, NUL-padded)
+//! magic "GAMESCKP", version u32 (3; 1 and 2 are still read), game name (16 bytes, NUL-padded)
 //! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it,
 //!   allowing only learning-rate drops added for generations after the checkpoint's)
 //! generation u32, games u64, positions u64, seconds f64
 //! network: u64 length, a weights file (games::nn's format, with its own checksum)
 //! momentum: u32 count, f32 each
 //! replay window: u32 count; per position: z (i8), q (f32, the search's value; not in
-//!   version 1, where it reads as z), one byte per point (0 mine, 1 theirs, 2 empty), the
-//!   legal mask as bits (outputs / 8 rounded up), π as f32 per output
+//!   version 1, where it reads as z), the final margin (i16, the game's score for the side
+//!   to move; not before version 3, where it reads as z times the board's points), one byte
+//!   per point (0 mine, 1 theirs, 2 empty), the legal mask as bits (outputs / 8 rounded
+//!   up), π as f32 per output
 //! FNV-1a 64 of every byte before it
 //! ```
 //!
@@ -23,9 +25,11 @@ use std::fmt;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GAMESCKP";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// The first version whose positions carry q.
 const WITH_Q: u32 = 2;
+/// The first version whose positions carry the final margin.
+const WITH_MARGIN: u32 = 3;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug)]
@@ -73,24 +77,41 @@ pub(super) struct Reader<'a> {
     layout: Layout,
 }
 
-/// How a file lays out one position: with the search's value q, or (older files) without.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a file lays out one position: with the search's value q and the final margin, with
+/// q only, or (the oldest files) with neither. Each layout holds all that the one before it
+/// does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Layout {
     WithoutQ,
     WithQ,
+    WithMargin,
+}
+
+/// The versions of a format from which its positions carry q, and the margin.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Since {
+    pub(super) q: u32,
+    pub(super) margin: u32,
 }
 
 impl Layout {
-    /// The layout of a file of `version`, in a format whose positions carry q from
-    /// version `with_q` on.
-    pub(super) fn of(version: u32, with_q: u32) -> Layout {
-        if version < with_q {
-            Layout::WithoutQ
-        } else {
+    /// The layout of a file of `version` in a format whose fields arrived as `since` says.
+    pub(super) fn of(version: u32, since: Since) -> Layout {
+        if version >= since.margin {
+            Layout::WithMargin
+        } else if version >= since.q {
             Layout::WithQ
+        } else {
+            Layout::WithoutQ
         }
     }
 }
+
+/// When the checkpoint's positions gained q and the margin.
+const SINCE: Since = Since {
+    q: WITH_Q,
+    margin: WITH_MARGIN,
+};
 
 impl<'a> Reader<'a> {
     pub(super) fn new(bytes: &'a [u8], at: usize, layout: Layout) -> Reader<'a> {
@@ -99,7 +120,7 @@ impl<'a> Reader<'a> {
 
     /// Bytes of one position on a `size`×`size` board in this file.
     pub(super) fn sample_bytes(&self, size: usize) -> usize {
-        sample_bytes(size) - if self.layout == Layout::WithQ { 0 } else { 4 }
+        sample_bytes(size, self.layout)
     }
 
     /// Whether everything has been read.
@@ -111,9 +132,17 @@ impl<'a> Reader<'a> {
     pub(super) fn sample(&mut self, size: usize) -> Result<Sample, CheckpointError> {
         let (n, outputs) = (size * size, size * size + 1);
         let z = self.take(1, "positions")?[0] as i8;
-        let q = match self.layout {
-            Layout::WithQ => f32::from_le_bytes(self.array("positions")?),
-            Layout::WithoutQ => f32::from(z),
+        let q = if self.layout >= Layout::WithQ {
+            f32::from_le_bytes(self.array("positions")?)
+        } else {
+            f32::from(z)
+        };
+        let margin = if self.layout >= Layout::WithMargin {
+            i16::from_le_bytes(self.array("positions")?)
+        } else {
+            // A win by the whole board: the margin's share of the value target is then
+            // the outcome, as the file's trainer had it.
+            i16::from(z) * n as i16
         };
         let cells = self.take(n, "positions")?.to_vec();
         let bits = self.take(bit_bytes(outputs), "positions")?;
@@ -124,7 +153,13 @@ impl<'a> Reader<'a> {
         for _ in 0..outputs {
             pi.push(f32::from_le_bytes(self.array("positions")?));
         }
-        if !(-1..=1).contains(&z) || !(-1.0..=1.0).contains(&q) || cells.iter().any(|&c| c > 2) {
+        let n_points = n as i32;
+        if !(-1..=1).contains(&z)
+            || !(-1.0..=1.0).contains(&q)
+            || i32::from(margin).signum() != i32::from(z)
+            || i32::from(margin).abs() > n_points
+            || cells.iter().any(|&c| c > 2)
+        {
             return Err(CheckpointError::Corrupt(
                 "a stored position is not valid".into(),
             ));
@@ -135,6 +170,7 @@ impl<'a> Reader<'a> {
             pi,
             z,
             q,
+            margin,
         })
     }
 
@@ -185,7 +221,7 @@ where
 
     /// The state as a checkpoint of `version` (older versions only to test reading them).
     fn to_bytes_as(&self, version: u32) -> Vec<u8> {
-        let layout = Layout::of(version, WITH_Q);
+        let layout = Layout::of(version, SINCE);
         let mut out = header(MAGIC, version, G::NAME);
         let config = format!("{:?}", self.config);
         out.extend_from_slice(&(config.len() as u32).to_le_bytes());
@@ -229,7 +265,7 @@ where
         start: G,
         config: Config,
     ) -> Result<Trainer<G>, CheckpointError> {
-        let (mut r, name) = open(bytes, MAGIC, 1..=VERSION, WITH_Q)?;
+        let (mut r, name) = open(bytes, MAGIC, 1..=VERSION, SINCE)?;
         if name != G::NAME {
             return Err(CheckpointError::Mismatch(format!(
                 "the checkpoint is for {name}, not {}",
@@ -329,13 +365,13 @@ pub(super) fn seal(mut out: Vec<u8>) -> Vec<u8> {
 }
 
 /// Checks a file written by [`header`] … [`seal`]: the magic, the checksum, the version
-/// (one of `versions`; positions carry q from version `with_q` on). Returns a reader placed
-/// after the header (the checksum left out) and the game's name.
+/// (one of `versions`; the positions' fields arrived as `since` says). Returns a reader
+/// placed after the header (the checksum left out) and the game's name.
 pub(super) fn open<'a>(
     bytes: &'a [u8],
     magic: &[u8; 8],
     versions: std::ops::RangeInclusive<u32>,
-    with_q: u32,
+    since: Since,
 ) -> Result<(Reader<'a>, String), CheckpointError> {
     let what = String::from_utf8_lossy(magic).into_owned();
     if bytes.len() < 16 || &bytes[..8] != magic {
@@ -356,7 +392,7 @@ pub(super) fn open<'a>(
             versions.end()
         )));
     }
-    r.layout = Layout::of(found, with_q);
+    r.layout = Layout::of(found, since);
     let name = r.take(16, "header")?;
     let end = name.iter().position(|&b| b == 0).unwrap_or(16);
     let name = String::from_utf8_lossy(&name[..end]).into_owned();
@@ -366,8 +402,11 @@ pub(super) fn open<'a>(
 /// Appends one position in the checkpoint's layout (see the module docs).
 pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample, layout: Layout) {
     out.push(s.z as u8);
-    if layout == Layout::WithQ {
+    if layout >= Layout::WithQ {
         out.extend_from_slice(&s.q.to_le_bytes());
+    }
+    if layout >= Layout::WithMargin {
+        out.extend_from_slice(&s.margin.to_le_bytes());
     }
     out.extend_from_slice(&s.cells);
     let mut bits = vec![0u8; bit_bytes(s.legal.len())];
@@ -380,10 +419,12 @@ pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample, layout: Layout) {
     }
 }
 
-/// Bytes of one position on a `size`×`size` board, as this version writes it.
-fn sample_bytes(size: usize) -> usize {
+/// Bytes of one position on a `size`×`size` board in `layout`.
+fn sample_bytes(size: usize, layout: Layout) -> usize {
     let (n, outputs) = (size * size, size * size + 1);
-    1 + 4 + n + bit_bytes(outputs) + 4 * outputs
+    let q = if layout >= Layout::WithQ { 4 } else { 0 };
+    let margin = if layout >= Layout::WithMargin { 2 } else { 0 };
+    1 + q + margin + n + bit_bytes(outputs) + 4 * outputs
 }
 
 /// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).
@@ -397,7 +438,7 @@ mod tests {
     use games::tictactoe::Board;
 
     #[test]
-    fn a_checkpoint_written_before_q_was_kept_reads_q_as_the_outcome() {
+    fn checkpoints_written_before_q_and_the_margin_were_kept_read_them_as_the_outcome() {
         let config = Config {
             games: 4,
             steps: 2,
@@ -413,20 +454,31 @@ mod tests {
             .expect("this version reads back");
         assert_eq!(now.window, trainer.window);
         let old = trainer.to_bytes_as(1);
-        // Four bytes fewer per position.
+        // Six bytes fewer per position: no q, no margin.
         assert_eq!(
-            old.len() + 4 * trainer.window.len(),
+            old.len() + 6 * trainer.window.len(),
             trainer.to_bytes().len()
         );
-        let read = Trainer::from_bytes(&old, start, config).expect("version 1 reads");
+        let read = Trainer::from_bytes(&old, start, config.clone()).expect("version 1 reads");
         assert_eq!(read.net, trainer.net);
         assert_eq!(read.window.len(), trainer.window.len());
         for (a, b) in read.window.iter().zip(&trainer.window) {
             assert_eq!(a.q, f32::from(b.z));
+            // The margin of a file without margins: a win by the whole board.
+            assert_eq!(a.margin, i16::from(b.z) * 9);
             assert_eq!(
                 (&a.cells, &a.legal, &a.pi, a.z),
                 (&b.cells, &b.legal, &b.pi, b.z)
             );
+        }
+        let two = trainer.to_bytes_as(2);
+        assert_eq!(
+            two.len() + 2 * trainer.window.len(),
+            trainer.to_bytes().len()
+        );
+        let read = Trainer::from_bytes(&two, start, config).expect("version 2 reads");
+        for (a, b) in read.window.iter().zip(&trainer.window) {
+            assert_eq!((a.q, a.margin), (b.q, i16::from(b.z) * 9));
         }
     }
 }

@@ -6,19 +6,20 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (3; 2 is still read), game name (16
-//! bytes), board size u32, games u32; per game its result for Black (i8), its network evaluations u64 (new in
-//! version 2, for the trainer's rate) and positions u32, each position in the checkpoint's
-//! layout (with q from version 3 on); FNV-1a 64 of all before it. Little-endian.
+//! A games file: magic `GAMESGMS`, version u32 (4; 2 and 3 are still read), game name (16
+//! bytes), board size u32, games u32; per game its result for Black (i8), its network
+//! evaluations u64 (new in version 2, for the trainer's rate) and positions u32, each
+//! position in the checkpoint's layout (with q from version 3 on, with the final margin
+//! from version 4 on); FNV-1a 64 of all before it. Little-endian.
 
-use super::checkpoint::{header, open, put_sample, seal, Layout};
+use super::checkpoint::{header, open, put_sample, seal, Layout, Since};
 use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
-const VERSION: u32 = 3;
-/// The first version whose positions carry q.
-const WITH_Q: u32 = 3;
+const VERSION: u32 = 4;
+/// When the positions of games files gained q and the final margin.
+const SINCE: Since = Since { q: 3, margin: 4 };
 
 /// The folder of games files in a run directory.
 pub fn games_dir(dir: &Path) -> PathBuf {
@@ -37,7 +38,7 @@ pub fn to_bytes(game: &str, size: usize, games: &[Played]) -> Vec<u8> {
 
 /// [`to_bytes`] as a file of `version` (older versions only to test reading them).
 fn to_bytes_as(version: u32, game: &str, size: usize, games: &[Played]) -> Vec<u8> {
-    let layout = Layout::of(version, WITH_Q);
+    let layout = Layout::of(version, SINCE);
     let mut out = header(MAGIC, version, game);
     out.extend_from_slice(&(size as u32).to_le_bytes());
     out.extend_from_slice(&(games.len() as u32).to_le_bytes());
@@ -64,7 +65,7 @@ fn to_bytes_as(version: u32, game: &str, size: usize, games: &[Played]) -> Vec<u
 /// A [`CheckpointError`] if the file is cut short, corrupt, or for another game or size.
 pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, CheckpointError> {
     // Version 1 had no evaluation counts.
-    let (mut r, name) = open(bytes, MAGIC, 2..=VERSION, WITH_Q)?;
+    let (mut r, name) = open(bytes, MAGIC, 2..=VERSION, SINCE)?;
     let found = r.u32("header")? as usize;
     if name != game || found != size {
         return Err(CheckpointError::Mismatch(format!(
@@ -136,7 +137,7 @@ mod tests {
     use games::tictactoe::Board;
 
     #[test]
-    fn games_files_of_version_2_read_q_as_the_outcome_and_version_1_is_refused() {
+    fn games_files_of_versions_2_and_3_read_what_they_lack_as_the_outcome_and_1_is_refused() {
         let config = Config {
             simulations: 8,
             ..Config::preset("tictactoe").expect("a preset")
@@ -152,7 +153,15 @@ mod tests {
             assert_eq!(a.samples.len(), b.samples.len());
             for (x, y) in a.samples.iter().zip(&b.samples) {
                 assert_eq!(x.q, f32::from(y.z));
+                assert_eq!(x.margin, i16::from(y.z) * 9);
                 assert_eq!((&x.cells, &x.pi, x.z), (&y.cells, &y.pi, y.z));
+            }
+        }
+        let three = from_bytes(&to_bytes_as(3, "tictactoe", 3, &games), "tictactoe", 3)
+            .expect("version 3 reads");
+        for (a, b) in three.iter().zip(&games) {
+            for (x, y) in a.samples.iter().zip(&b.samples) {
+                assert_eq!((x.q, x.margin), (y.q, i16::from(y.z) * 9));
             }
         }
         let err = from_bytes(&to_bytes_as(1, "tictactoe", 3, &games), "tictactoe", 3);

@@ -67,6 +67,9 @@ pub struct Config {
     /// The share of the search's value in the value target (0: the outcome alone, as
     /// AlphaZero; 0.5: the mean of the outcome and the root's value).
     pub q_share: f32,
+    /// The share of the final margin (over the board's points) in the result part of the
+    /// value target (0: win, draw or loss alone). See [`Sample::value_target`].
+    pub margin_share: f32,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -102,6 +105,7 @@ impl Config {
             batch: 128,
             steps: 100,
             q_share: 0.0,
+            margin_share: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -174,7 +178,8 @@ impl Config {
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `lr_drops`, the playout cap and `q_share` appear only when used:
+/// written out so that `lr_drops`, the playout cap, `q_share` and `margin_share` appear
+/// only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -197,6 +202,9 @@ impl std::fmt::Debug for Config {
             .field("steps", &self.steps);
         if self.q_share != 0.0 {
             s.field("q_share", &self.q_share);
+        }
+        if self.margin_share != 0.0 {
+            s.field("margin_share", &self.margin_share);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
@@ -403,7 +411,8 @@ where
         let chunk = (batch.len() + threads - 1) / threads;
         let net = &self.net;
         let window = &self.window;
-        let share = self.config.q_share;
+        let (q_share, margin_share) = (self.config.q_share, self.config.margin_share);
+        let points = size * size;
         let parts: Vec<(Vec<f32>, Loss)> = std::thread::scope(|scope| {
             let workers: Vec<_> = batch
                 .chunks(chunk.max(1))
@@ -426,7 +435,7 @@ where
                                 &act,
                                 &legal,
                                 &pi,
-                                sample.value_target(share),
+                                sample.value_target(q_share, margin_share, points),
                                 &mut scratch,
                                 &mut grad,
                             );

@@ -1,6 +1,6 @@
 //! Self-play: PUCT guided by the current network, Dirichlet noise at the root, visit counts
-//! as the policy target and the game's outcome (mixed, if asked, with the search's own
-//! value of the position) as the value target.
+//! as the policy target and the game's outcome (mixed, if asked, with its final margin and
+//! with the search's own value of the position) as the value target.
 
 use super::Config;
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
@@ -21,6 +21,11 @@ pub struct Sample {
     /// The search's value of the position for the side to move (the root's mean value,
     /// −1 to 1); files written before it was kept read it as `z`.
     pub q: f32,
+    /// The game's final score for the side to move, as [`games::search::Game::score`]
+    /// gives it: Othello's disc margin, a bare +1/0/−1 for games that score only the result
+    /// (0 for a game stopped at the ply limit). Files written before it was kept read it as
+    /// `z` times the board's points, a win by the whole board.
+    pub margin: i16,
 }
 
 impl Sample {
@@ -32,11 +37,17 @@ impl Sample {
         }
     }
 
-    /// The value target: `(1 − share) · z + share · q`. Share 0 is AlphaZero's outcome;
-    /// mixing in the search's value (as in Oracle's Connect Four study) gives the value
-    /// head a less noisy label than one result per game, while z keeps it honest.
-    pub fn value_target(&self, share: f32) -> f32 {
-        (1.0 - share) * f32::from(self.z) + share * self.q
+    /// The value target on a board of `points` points: `(1 − q_share) · r + q_share · q`,
+    /// where the result `r = (1 − margin_share) · z + margin_share · margin / points`.
+    /// Shares 0 are AlphaZero's outcome. Mixing in the search's value (as in Oracle's
+    /// Connect Four study) gives the value head a less noisy label than one result per
+    /// game, while z keeps it honest. Mixing in the margin (in the spirit of KataGo's score
+    /// utility, without its score head) tells a win by 4 from a win by 2 while keeping
+    /// every win above every draw and every draw above every loss for shares below 1.
+    pub fn value_target(&self, q_share: f32, margin_share: f32, points: usize) -> f32 {
+        let margin = (f32::from(self.margin) / points as f32).clamp(-1.0, 1.0);
+        let result = (1.0 - margin_share) * f32::from(self.z) + margin_share * margin;
+        (1.0 - q_share) * result + q_share * self.q
     }
 
     /// The legal mask and policy target seen through symmetry `t`.
@@ -166,18 +177,22 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         plies += 1;
         game = game.after(mv).expect("a listed move is legal");
     }
-    let (mover, score) = (game.side(), game.score().map_or(0, i32::signum));
-    let black = if mover == games::Color::Black {
+    let (mover, score) = (game.side(), game.score().unwrap_or(0));
+    let score = i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
+    let black_margin = if mover == games::Color::Black {
         score
     } else {
         -score
-    } as i8;
+    };
+    let black = black_margin.signum() as i8;
     for (sample, side) in samples.iter_mut().zip(sides) {
-        sample.z = if side == games::Color::Black {
-            black
+        let (z, margin) = if side == games::Color::Black {
+            (black, black_margin)
         } else {
-            -black
+            (-black, -black_margin)
         };
+        sample.z = z;
+        sample.margin = margin;
     }
     Played {
         samples,
@@ -203,6 +218,7 @@ fn sample_of<G: Encode>(
         pi: vec![0.0; n + 1],
         z: 0,
         q,
+        margin: 0,
     };
     game.encode(planes);
     for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {

@@ -52,6 +52,10 @@ Settings (defaults depend on the game; `--show` prints them):
   --batch N --steps N --lr X --momentum X --l2 X   the optimiser, per generation
   --q-share W         value target (1 - W) * outcome + W * the search's value of the
                       position (default 0: the outcome alone, as AlphaZero)
+  --margin-share W    the outcome above becomes (1 - W) * (+1, 0 or -1) + W * the final
+                      margin over the board's points (Othello's discs; Go and
+                      tic-tac-toe score only the result): a win by 4 is worth more than
+                      a win by 2, every win more than a draw (default 0)
   --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
                       G increasing); --resume accepts drops added after the
                       checkpoint's generation
@@ -180,6 +184,9 @@ fn parse() -> Result<Run, String> {
             "--steps" => c.steps = cli::value(&flag, it.next(), |&n| n <= 1_000_000)?,
             "--q-share" => {
                 c.q_share = cli::value(&flag, it.next(), |x: &f32| (0.0..=1.0).contains(x))?;
+            }
+            "--margin-share" => {
+                c.margin_share = cli::value(&flag, it.next(), |x: &f32| (0.0..1.0).contains(x))?;
             }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
