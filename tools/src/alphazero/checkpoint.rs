@@ -26,10 +26,8 @@ use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GAMESCKP";
 const VERSION: u32 = 3;
-/// The first version whose positions carry q.
-const WITH_Q: u32 = 2;
-/// The first version whose positions carry the final margin.
-const WITH_MARGIN: u32 = 3;
+/// When the checkpoint's positions gained q and the final margin.
+const SINCE: Since = Since { q: 2, margin: 3 };
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug)]
@@ -106,12 +104,6 @@ impl Layout {
         }
     }
 }
-
-/// When the checkpoint's positions gained q and the margin.
-const SINCE: Since = Since {
-    q: WITH_Q,
-    margin: WITH_MARGIN,
-};
 
 impl<'a> Reader<'a> {
     pub(super) fn new(bytes: &'a [u8], at: usize, layout: Layout) -> Reader<'a> {
