@@ -272,7 +272,7 @@ fn othello_self_play_keeps_each_games_margin_and_the_margin_share_moves_the_valu
     }
     // Margins, not just signs: some game is won or lost by more than 2 discs.
     assert!(margins.iter().any(|m| m.abs() > 2), "{margins:?}");
-    // Margins differ from game to game, and the margin share changes what is learnt.
+    // The margin share changes what is learnt from the same games.
     let straight = |c: &Config| {
         let mut t = Trainer::new(start, c.clone()).unwrap();
         t.generation();
