@@ -36,6 +36,7 @@ fn main() {
                 width: 16,
                 blocks: 1,
                 hidden: 32,
+                value_channels: 1,
             },
         ),
         (
@@ -46,6 +47,7 @@ fn main() {
                 width: 32,
                 blocks: 2,
                 hidden: 64,
+                value_channels: 1,
             },
         ),
         (
@@ -56,6 +58,7 @@ fn main() {
                 width: 64,
                 blocks: 2,
                 hidden: 128,
+                value_channels: 1,
             },
         ),
         (
@@ -66,6 +69,7 @@ fn main() {
                 width: 32,
                 blocks: 2,
                 hidden: 64,
+                value_channels: 1,
             },
         ),
     ] {

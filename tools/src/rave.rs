@@ -548,6 +548,7 @@ mod tests {
             width: 8,
             blocks: 1,
             hidden: 8,
+            value_channels: 1,
         };
         let net = Net::random(shape, 5).expect("a valid shape");
         let plain = Rave::new(root(), None, 7, false, 1, None);

@@ -113,6 +113,30 @@ fn a_run_resumed_from_its_checkpoint_equals_the_run_straight_through() {
 }
 
 #[test]
+fn a_value_head_of_several_channels_trains_resumes_and_is_checked_on_resume() {
+    let wide = Config {
+        value_channels: 3,
+        ..small()
+    };
+    let straight = run(2, &wide, None);
+    assert_eq!(straight.net.shape().value_channels, 3);
+    let resumed = run(2, &wide, Some(&run(1, &wide, None)));
+    assert_eq!(straight.net, resumed.net);
+    // Its weights are a version-2 file that reads back as the same network.
+    let bytes = straight.net.to_bytes("tictactoe");
+    assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+    let (again, _) = games::nn::Net::from_bytes(&bytes).unwrap();
+    assert_eq!(again, straight.net);
+    // Different from the run with one channel, and resuming with another count is refused.
+    assert_ne!(
+        run(2, &small(), None).net.params.len(),
+        straight.net.params.len()
+    );
+    let err = Trainer::from_bytes(&straight.to_bytes(), start(), small()).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
 fn playout_cap_randomisation_keeps_only_the_full_searches() {
     let net = Trainer::new(start(), config()).unwrap().net;
     let full_only = Config {

@@ -332,6 +332,7 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
         width: 8,
         blocks: 1,
         hidden: 8,
+        value_channels: 1,
     };
     let net = games::nn::Net::random(shape, 3).unwrap();
     let path = dir.join("go7.net");

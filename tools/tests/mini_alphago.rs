@@ -146,6 +146,7 @@ fn net_file(dir: &Path, name: &str, game: &str, size: usize) -> PathBuf {
         width: 8,
         blocks: 1,
         hidden: 8,
+        value_channels: 1,
     };
     let path = dir.join(name);
     let net = games::nn::Net::random(shape, 5).unwrap();

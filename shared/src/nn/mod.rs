@@ -15,7 +15,7 @@
 //! use games::nn::{Inference, Net, Shape, PLANES};
 //! use games::tictactoe::Board;
 //!
-//! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16 };
+//! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16, value_channels: 1 };
 //! let net = Net::random(shape, 1).unwrap();
 //! let bytes = net.to_bytes("tictactoe");
 //! let again = Net::from_bytes_for(&bytes, "tictactoe", Some(3), PLANES).unwrap();
@@ -32,7 +32,7 @@ mod weights;
 pub use encode::{symmetry, Encode, Inference, PLANES};
 pub use net::{
     conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
-    MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_WIDTH,
+    MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_VALUE_CHANNELS, MAX_WIDTH,
 };
 pub use weights::{fnv1a, WeightsError, MAGIC, VERSION};
 
@@ -48,6 +48,7 @@ mod tests {
             width: 6,
             blocks: 2,
             hidden: 8,
+            value_channels: 1,
         }
     }
 
@@ -200,8 +201,11 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(err(&bad), WeightsError::Magic);
         let mut bad = bytes.clone();
-        bad[8] = 2;
-        assert_eq!(err(&bad), WeightsError::Version(2));
+        bad[8] = 3;
+        assert_eq!(err(&bad), WeightsError::Version(3));
+        let mut bad = bytes.clone();
+        bad[8] = 0;
+        assert_eq!(err(&bad), WeightsError::Version(0));
         let mut bad = bytes.clone();
         bad[12] = 0xff;
         assert_eq!(err(&bad), WeightsError::GameName);
@@ -241,6 +245,68 @@ mod tests {
         );
         let size = Net::from_bytes_for(&bytes, "tictactoe", Some(4), PLANES).unwrap_err();
         assert!(matches!(size, WeightsError::Shape(_)), "{size}");
+    }
+
+    #[test]
+    fn a_value_head_of_several_channels_is_format_2_and_one_channel_stays_format_1() {
+        // One channel: version 1, the header of 52 bytes (files written before version 2
+        // existed read the same and are written again byte for byte).
+        let one = Net::random(shape(3), 7).unwrap();
+        let bytes = one.to_bytes("tictactoe");
+        assert_eq!(bytes[8..12], 1u32.to_le_bytes());
+        assert_eq!(bytes.len(), 52 + 4 * one.params.len() + 8);
+
+        let three = Shape {
+            value_channels: 3,
+            ..shape(3)
+        };
+        let net = Net::random(three, 7).unwrap();
+        assert_eq!(
+            net.params.len(),
+            one.params.len() + 6 * 2 + 2 + 9 * 2 * 8,
+            "two more 1x1 output channels (6 weights and a bias each) and 2 x 9 more inputs \
+             to the 8 hidden units"
+        );
+        let bytes = net.to_bytes("tictactoe");
+        assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+        assert_eq!(bytes[48..52], 3u32.to_le_bytes());
+        assert_eq!(bytes.len(), 56 + 4 * net.params.len() + 8);
+        let (again, game) = Net::from_bytes(&bytes).unwrap();
+        assert_eq!((again.shape(), game.as_str()), (&three, "tictactoe"));
+        assert_eq!(again, net);
+
+        // The same network computes with its channels: they change the value.
+        let board = crate::tictactoe::Board::new(3).unwrap();
+        let moves = board.legal_moves();
+        let v3 = Inference::new(&net).policy_value(&board, &moves).1;
+        let mut fewer = net.clone();
+        let l = fewer.layout().value_conv;
+        // Channel 2's weights and bias (stored [in][out]) zeroed: ReLU makes it 0.
+        for i in 0..l.inputs {
+            fewer.params[l.w + i * l.outputs + 2] = 0.0;
+        }
+        fewer.params[l.b + 2] = -1.0;
+        let v2 = Inference::new(&fewer).policy_value(&board, &moves).1;
+        assert_ne!(v3, v2);
+
+        let err = |b: &[u8]| Net::from_bytes(b).unwrap_err();
+        assert_eq!(err(&bytes[..60]), WeightsError::TooShort(60));
+        let mut bad = bytes.clone();
+        bad[48..52].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(err(&bad), WeightsError::Shape(_)));
+        let mut bad = bytes.clone();
+        bad[48..52].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(
+            matches!(err(&bad), WeightsError::Shape(_)),
+            "absurd value channels refused before allocating"
+        );
+        let mut bad = bytes.clone();
+        bad[52..56].copy_from_slice(&5u32.to_le_bytes());
+        assert!(matches!(err(&bad), WeightsError::Count { found: 5, .. }));
+        let mut bad = bytes.clone();
+        bad[8] = 1;
+        // Read as version 1, the channels (3) stand where the count is.
+        assert!(matches!(err(&bad), WeightsError::Count { found: 3, .. }));
     }
 
     #[test]
@@ -325,6 +391,14 @@ mod tests {
             },
             Shape {
                 hidden: 0,
+                ..shape(3)
+            },
+            Shape {
+                value_channels: 0,
+                ..shape(3)
+            },
+            Shape {
+                value_channels: 33,
                 ..shape(3)
             },
         ] {

@@ -12,9 +12,11 @@ pub const MAX_WIDTH: usize = 256;
 pub const MAX_BLOCKS: usize = 20;
 /// Most units in the value head's hidden layer.
 pub const MAX_HIDDEN: usize = 1024;
+/// Most channels of the value head's 1×1 convolution.
+pub const MAX_VALUE_CHANNELS: usize = 32;
 
 /// What a network looks like: the board side, the input planes per point, the trunk's
-/// channels (`width`) and residual blocks, and the value head's hidden units.
+/// channels (`width`) and residual blocks, and the value head's channels and hidden units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Rows (= columns) of the board.
@@ -27,6 +29,9 @@ pub struct Shape {
     pub blocks: usize,
     /// Hidden units of the value head.
     pub hidden: usize,
+    /// Channels of the value head's 1×1 convolution: AlphaZero's 1, or more, so that the
+    /// dense layers above see more than one number per point.
+    pub value_channels: usize,
 }
 
 /// A shape outside the limits ([`MAX_SIZE`] and the others), naming the field.
@@ -66,9 +71,9 @@ pub struct Layout {
     pub policy_conv: Layer,
     /// Policy head: dense from `2 · points` to `points + 1` logits (the last one passes).
     pub policy_dense: Layer,
-    /// Value head: a 1×1 convolution to 1 channel.
+    /// Value head: a 1×1 convolution to `value_channels` channels.
     pub value_conv: Layer,
-    /// Value head: dense from `points` to `hidden`.
+    /// Value head: dense from `value_channels · points` to `hidden`.
     pub value_hidden: Layer,
     /// Value head: dense from `hidden` to 1, then tanh.
     pub value_out: Layer,
@@ -89,6 +94,7 @@ impl Shape {
             ("width", self.width, 1, MAX_WIDTH),
             ("blocks", self.blocks, 0, MAX_BLOCKS),
             ("value hidden units", self.hidden, 1, MAX_HIDDEN),
+            ("value channels", self.value_channels, 1, MAX_VALUE_CHANNELS),
         ];
         for (name, value, low, high) in fields {
             if !(low..=high).contains(&value) {
@@ -136,8 +142,8 @@ impl Shape {
             .collect();
         let policy_conv = layer(1, self.width, 2);
         let policy_dense = layer(1, 2 * n, n + 1);
-        let value_conv = layer(1, self.width, 1);
-        let value_hidden = layer(1, n, self.hidden);
+        let value_conv = layer(1, self.width, self.value_channels);
+        let value_hidden = layer(1, self.value_channels * n, self.hidden);
         let value_out = layer(1, self.hidden, 1);
         Layout {
             stem,
@@ -158,9 +164,9 @@ impl Shape {
 /// (the seed's first layer, any board size), then `blocks` residual blocks
 /// (`h ← relu(h + conv(relu(conv(h))))`). The policy head is a 1×1 convolution to 2
 /// channels, ReLU, and a dense layer to one logit per point plus one for passing; the value
-/// head a 1×1 convolution to 1 channel, ReLU, a dense hidden layer with ReLU and a dense
-/// output with tanh: the value for the side to move in `(-1, 1)`. (AlphaZero's heads,
-/// without batch normalisation.)
+/// head a 1×1 convolution to `value_channels` channels (AlphaZero's 1 by default), ReLU, a
+/// dense hidden layer with ReLU and a dense output with tanh: the value for the side to
+/// move in `(-1, 1)`. (AlphaZero's heads, without batch normalisation.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
     shape: Shape,
@@ -183,7 +189,7 @@ pub struct Activations {
     pub policy_features: Vec<f32>,
     /// The logits, one per point and the pass (no masking).
     pub logits: Vec<f32>,
-    /// The value head's channel after ReLU.
+    /// The value head's channels after ReLU, `[point][channel]`.
     pub value_features: Vec<f32>,
     /// The value head's hidden layer after ReLU.
     pub hidden: Vec<f32>,
@@ -204,7 +210,7 @@ impl Activations {
             inner: vec![trunk; shape.blocks],
             policy_features: vec![0.0; 2 * n],
             logits: vec![0.0; n + 1],
-            value_features: vec![0.0; n],
+            value_features: vec![0.0; n * shape.value_channels],
             hidden: vec![0.0; shape.hidden],
             value: 0.0,
             lists: ConvLists::default(),

@@ -3,19 +3,22 @@
 //! ```text
 //! offset  bytes  field
 //!      0      8  magic "GAMESNET"
-//!      8      4  format version, u32 (1)
+//!      8      4  format version, u32 (1 or 2)
 //!     12     16  game name, ASCII, NUL-padded ("tictactoe", "othello", "go")
 //!     28      4  board size (rows = columns)
 //!     32      4  input planes per point
 //!     36      4  trunk width (channels)
 //!     40      4  residual blocks
 //!     44      4  value head hidden units
-//!     48      4  parameter count (must equal what the shape implies)
-//!     52   4·count  parameters, f32 little-endian, in the network's layout order
+//!     48      4  value head channels (version 2 only; a version-1 file has 1)
+//!  48/52      4  parameter count (must equal what the shape implies)
+//!  52/56  4·count  parameters, f32 little-endian, in the network's layout order
 //!    end      8  FNV-1a 64 of every byte before it, little-endian
 //! ```
 //!
-//! All integers are little-endian `u32`. A reader checks, in this order: the length covers a
+//! All integers are little-endian `u32`. A network with AlphaZero's one value channel is
+//! written as version 1, byte for byte what this code wrote before version 2 existed; one
+//! with more channels as version 2. A reader checks, in this order: the length covers a
 //! header, the magic, the version, the game name, the shape's limits, the count against the
 //! shape, the file's length against the count (before allocating anything), the checksum, and
 //! that every parameter is finite.
@@ -25,11 +28,22 @@ use std::fmt;
 
 /// The first eight bytes of a weights file.
 pub const MAGIC: [u8; 8] = *b"GAMESNET";
-/// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The newest format version, which this code writes for a network with more than one
+/// value channel; it reads this one and every older one.
+pub const VERSION: u32 = 2;
 const NAME_BYTES: usize = 16;
-const HEADER: usize = 52;
+/// The header's bytes in version 1; version 2 adds one field.
+const HEADER_1: usize = 52;
 const CHECKSUM: usize = 8;
+
+/// Header bytes of a format version.
+const fn header(version: u32) -> usize {
+    if version == 1 {
+        HEADER_1
+    } else {
+        HEADER_1 + 4
+    }
+}
 
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,13 +91,13 @@ impl fmt::Display for WeightsError {
             WeightsError::TooShort(n) => write!(
                 f,
                 "{n} bytes is too short for a weights file (at least {})",
-                HEADER + CHECKSUM
+                HEADER_1 + CHECKSUM
             ),
             WeightsError::Magic => f.write_str("not a weights file (no GAMESNET magic)"),
             WeightsError::Version(v) => {
                 write!(
                     f,
-                    "weights format version {v}; this program reads {VERSION}"
+                    "weights format version {v}; this program reads 1 to {VERSION}"
                 )
             }
             WeightsError::GameName => f.write_str("the game name in the header is not text"),
@@ -128,20 +142,19 @@ impl Net {
             "a game name is at most 16 ASCII bytes"
         );
         let s = self.shape();
-        let mut out = Vec::with_capacity(HEADER + 4 * self.params.len() + CHECKSUM);
+        let version = if s.value_channels == 1 { 1 } else { VERSION };
+        let mut out = Vec::with_capacity(header(version) + 4 * self.params.len() + CHECKSUM);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         let mut name = [0u8; NAME_BYTES];
         name[..game.len()].copy_from_slice(game.as_bytes());
         out.extend_from_slice(&name);
-        for v in [
-            s.size,
-            s.planes,
-            s.width,
-            s.blocks,
-            s.hidden,
-            self.params.len(),
-        ] {
+        let mut fields = vec![s.size, s.planes, s.width, s.blocks, s.hidden];
+        if version >= 2 {
+            fields.push(s.value_channels);
+        }
+        fields.push(self.params.len());
+        for v in fields {
             out.extend_from_slice(&(v as u32).to_le_bytes());
         }
         for p in &self.params {
@@ -158,15 +171,19 @@ impl Net {
     ///
     /// A [`WeightsError`] for the first check that fails (see the module docs).
     pub fn from_bytes(bytes: &[u8]) -> Result<(Net, String), WeightsError> {
-        if bytes.len() < HEADER + CHECKSUM {
+        if bytes.len() < HEADER_1 + CHECKSUM {
             return Err(WeightsError::TooShort(bytes.len()));
         }
         if bytes[..8] != MAGIC {
             return Err(WeightsError::Magic);
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(WeightsError::Version(version));
+        }
+        let head = header(version);
+        if bytes.len() < head + CHECKSUM {
+            return Err(WeightsError::TooShort(bytes.len()));
         }
         let name = &bytes[12..12 + NAME_BYTES];
         let end = name.iter().position(|&b| b == 0).unwrap_or(NAME_BYTES);
@@ -184,14 +201,15 @@ impl Net {
             width: field(2),
             blocks: field(3),
             hidden: field(4),
+            value_channels: if version >= 2 { field(5) } else { 1 },
         };
         shape.check().map_err(|e| WeightsError::Shape(e.0))?;
         let expected = shape.layout().len;
-        let found = field(5);
+        let found = field(if version >= 2 { 6 } else { 5 });
         if found != expected {
             return Err(WeightsError::Count { expected, found });
         }
-        let length = HEADER + 4 * expected + CHECKSUM;
+        let length = head + 4 * expected + CHECKSUM;
         if bytes.len() != length {
             return Err(WeightsError::Length {
                 expected: length,
@@ -205,7 +223,7 @@ impl Net {
             return Err(WeightsError::Checksum);
         }
         let mut params = Vec::with_capacity(expected);
-        for (i, chunk) in body[HEADER..].chunks_exact(4).enumerate() {
+        for (i, chunk) in body[head..].chunks_exact(4).enumerate() {
             let mut b = [0; 4];
             b.copy_from_slice(chunk);
             let v = f32::from_le_bytes(b);

@@ -99,6 +99,7 @@ fn main() -> candle_core::Result<()> {
             width: 32,
             blocks: 2,
             hidden: 64,
+            value_channels: 1,
         };
         let n = shape.points();
         let mut rng = Rng::new(2);

@@ -41,7 +41,7 @@ impl Scratch {
             probs: vec![0.0; n + 1],
             g_logits: vec![0.0; n + 1],
             g_policy_features: vec![0.0; 2 * n],
-            g_value_features: vec![0.0; n],
+            g_value_features: vec![0.0; n * s.value_channels],
             g_hidden: vec![0.0; s.hidden],
             g_trunk: vec![0.0; n * s.width],
             g_inner: vec![0.0; n * s.width],
@@ -405,12 +405,19 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
+        for value_channels in [1, 3] {
+            gradients_match_finite_differences_with(value_channels);
+        }
+    }
+
+    fn gradients_match_finite_differences_with(value_channels: usize) {
         let shape = Shape {
             size: 3,
             planes: PLANES,
             width: 4,
             blocks: 1,
             hidden: 5,
+            value_channels,
         };
         let mut net = Net::random(shape, 11).unwrap();
         // Biases away from zero so that ReLUs are not all on a kink.

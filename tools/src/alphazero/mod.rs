@@ -38,6 +38,8 @@ pub struct Config {
     pub blocks: usize,
     /// Value head hidden units.
     pub hidden: usize,
+    /// Value head channels (the 1×1 convolution's outputs): AlphaZero's 1 by default.
+    pub value_channels: usize,
     /// PUCT simulations per self-play move (per full search, when
     /// [`Config::fast_simulations`] is set).
     pub simulations: u32,
@@ -93,6 +95,7 @@ impl Config {
             width: 32,
             blocks: 2,
             hidden: 64,
+            value_channels: 1,
             simulations: 100,
             fast_simulations: 0,
             full_share: 0.25,
@@ -173,21 +176,25 @@ impl Config {
             width: self.width,
             blocks: self.blocks,
             hidden: self.hidden,
+            value_channels: self.value_channels,
         }
     }
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `lr_drops`, the playout cap, `q_share` and `margin_share` appear
-/// only when used:
+/// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`
+/// and `margin_share` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut s = f.debug_struct("Config");
         s.field("width", &self.width)
             .field("blocks", &self.blocks)
-            .field("hidden", &self.hidden)
-            .field("simulations", &self.simulations);
+            .field("hidden", &self.hidden);
+        if self.value_channels != 1 {
+            s.field("value_channels", &self.value_channels);
+        }
+        s.field("simulations", &self.simulations);
         if self.fast_simulations > 0 {
             s.field("fast_simulations", &self.fast_simulations)
                 .field("full_share", &self.full_share);

@@ -515,6 +515,7 @@ fn evaluate() -> Result<String, String> {
             width: 32,
             blocks: 2,
             hidden: 64,
+            value_channels: 1,
         },
         |n| *n.shape(),
     );

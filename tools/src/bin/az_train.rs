@@ -42,6 +42,8 @@ usage: az_train --game G --dir DIR [options]
 Settings (defaults depend on the game; `--show` prints them):
   --width N --blocks N --hidden N       the network: trunk channels, residual blocks,
                                         value head units
+  --value-channels N  the value head's 1x1 convolution: N channels (1..32; default 1, as
+                      AlphaZero), so that its dense layers see N numbers per point
   --simulations N --c-puct C            the self-play search
   --fast-simulations N --full-share P   playout cap randomisation (KataGo): a move's
                       search is full (--simulations, root noise, kept for training) with
@@ -157,6 +159,11 @@ fn parse() -> Result<Run, String> {
             "--width" => c.width = cli::value(&flag, it.next(), |&n| (1..=256).contains(&n))?,
             "--blocks" => c.blocks = cli::value(&flag, it.next(), |&n| n <= 20)?,
             "--hidden" => c.hidden = cli::value(&flag, it.next(), |&n| (1..=1024).contains(&n))?,
+            "--value-channels" => {
+                c.value_channels = cli::value(&flag, it.next(), |&n| {
+                    (1..=games::nn::MAX_VALUE_CHANNELS).contains(&n)
+                })?;
+            }
             "--simulations" => {
                 c.simulations = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?;
             }
