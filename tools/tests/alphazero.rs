@@ -972,3 +972,99 @@ fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
         "printed {printed}, expected {mean}"
     );
 }
+
+#[test]
+fn az_eval_explains_every_mistake_of_the_search_it_counts() {
+    // 200 benchmark positions: each mistake is half a percent of the table's figure.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
+    )
+    .unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(200)
+        .collect();
+    let dir = testkit::scratch("az_eval_explain");
+    let file = dir.join("sample.txt");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_az_eval")),
+        &[
+            "--positions",
+            file.to_str().unwrap(),
+            "--weights",
+            weights.to_str().unwrap(),
+            "--players",
+            "net20",
+            "--simulations",
+            "20",
+            "--explain",
+            "2",
+            "--threads",
+            "1",
+        ],
+        b"",
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = report.lines().find(|l| l.starts_with("| net20 |")).unwrap();
+    let percent: f64 = row
+        .split('|')
+        .nth(6)
+        .unwrap()
+        .trim()
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    let counted = (percent * 2.0).round() as u32;
+    assert!(
+        counted >= 2,
+        "a sample without mistakes tests nothing: {report}"
+    );
+    let why = report
+        .lines()
+        .find(|l| l.starts_with("Why net + MCTS 20 erred"))
+        .unwrap();
+    let number = |after: &str| -> u32 {
+        let rest = &why[why.find(after).unwrap() + after.len()..];
+        rest.trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let total = number("erred (");
+    assert_eq!(total, counted, "{report}");
+    assert_eq!(
+        number("fewer visits") + number("misled the search)") + number("was visited"),
+        total,
+        "{why}"
+    );
+    // The first two, each with the move played in bold and worse than the best. A line is
+    // "- E empties: m (P p, N n, Q q, exact v) **m (…)** m (…)": split at ")", each part
+    // is one move, played when its name (the last word before " (") starts with "**".
+    let examples: Vec<&str> = report.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(examples.len(), 2, "{report}");
+    for line in examples {
+        let moves: Vec<(bool, i32)> = line
+            .split(')')
+            .filter(|part| part.contains("exact "))
+            .map(|part| {
+                let name = part.split(" (").next().unwrap().rsplit(' ').next().unwrap();
+                let exact = part.rsplit("exact ").next().unwrap().parse().unwrap();
+                (name.starts_with("**"), exact)
+            })
+            .collect();
+        let played: Vec<i32> = moves.iter().filter(|m| m.0).map(|m| m.1).collect();
+        assert_eq!(played.len(), 1, "{line}");
+        let best = moves.iter().map(|m| m.1).max().unwrap();
+        assert!(played[0].signum() < best.signum(), "{line}");
+    }
+}

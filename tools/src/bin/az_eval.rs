@@ -49,6 +49,12 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       value minus R * sqrt(prior mass already visited) instead of 0 (a
                       draw), as Leela Zero does (R in -2..2; negative is optimistic); the
                       playout players keep 0
+  --explain N         also search every position with the trained network + MCTS
+                      (--simulations, plain views, one thread) and, where its move is a
+                      mistake, tell why: did a right move look better (higher Q) but get
+                      fewer visits, or did every right move look worse (a value error), or
+                      was it never visited; print the root of the first N such positions
+                      (each move's prior, visits, Q and exact value)
   --curve DIR         instead: measure every checkpoint DIR/weights-gNNNN.net of a run
                       (az_train --snapshot-every) with --players (default policy,net100)
                       and write DIR/strength.csv for az_plot: generation, games, seconds
@@ -309,6 +315,97 @@ fn percent(part: u32, whole: u32) -> String {
     }
 }
 
+/// Why the trained network + MCTS erred, position by position (`--explain`): the root's
+/// children after the search, against the exact values.
+fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, shown: usize) {
+    let settings = Settings {
+        iterations: run.simulations,
+        ..run.search
+    };
+    let mut inference = Inference::new(net);
+    // Mistakes where a right move had the higher Q (the visits lagged), where every
+    // right move looked worse (the value misled the search), where none was visited.
+    let (mut lagged, mut misled, mut unseen) = (0u32, 0u32, 0u32);
+    let mut examples = String::new();
+    let started = Instant::now();
+    for (i, judged) in positions.iter().enumerate() {
+        if i % 500 == 499 {
+            eprintln!(
+                "az_eval: explain: {} of {} positions, {:.0} s",
+                i + 1,
+                positions.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        let b = &judged.position;
+        let tree = match forced(b) {
+            Some(_) => continue,
+            None => Tree::search(b, settings, &mut inference),
+        };
+        let chosen = tree.best_move().expect("a move");
+        if !judged.is_mistake(chosen) {
+            continue;
+        }
+        // Q for the player choosing at the root: minus the child's own mean value.
+        let q = |mv: Move| {
+            tree.children()
+                .iter()
+                .find(|c| c.mv == Some(mv))
+                .map_or(0.0, |c| -c.q())
+        };
+        let right: Vec<_> = tree
+            .children()
+            .iter()
+            .filter(|c| c.mv.is_some_and(|m| !judged.is_mistake(m)))
+            .collect();
+        if right.iter().all(|c| c.visits == 0) {
+            unseen += 1;
+        } else if right.iter().any(|c| c.visits > 0 && -c.q() > q(chosen)) {
+            lagged += 1;
+        } else {
+            misled += 1;
+        }
+        if ((lagged + misled + unseen) as usize) <= shown {
+            let _ = write!(examples, "- {} empties:", b.empties().count());
+            for c in tree.children() {
+                let mv = c.mv.expect("a child has a move");
+                let exact = judged
+                    .values
+                    .iter()
+                    .find(|&&(m, _)| m == mv)
+                    .map_or(0, |&(_, v)| v);
+                let q = if c.visits == 0 {
+                    "—".to_string()
+                } else {
+                    format!("{:+.2}", -c.q())
+                };
+                let _ = write!(
+                    examples,
+                    " {}{} (P {:.2}, N {}, Q {q}, exact {:+})",
+                    if mv == chosen { "**" } else { "" },
+                    moves_text(&[mv]),
+                    c.prior,
+                    c.visits,
+                    exact
+                );
+                if mv == chosen {
+                    examples.push_str("**");
+                }
+            }
+            examples.push('\n');
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nWhy net + MCTS {} erred ({} mistakes): a right move had the higher Q but fewer \
+         visits {lagged}; every right move looked worse (the value misled the search) \
+         {misled}; no right move was visited {unseen}.\n",
+        run.simulations,
+        lagged + misled + unseen
+    );
+    out.push_str(&examples);
+}
+
 /// A whole game from the 6×6 start; `black` and `white` choose the moves. Returns the final
 /// margin for Black and the moves.
 fn game(black: &mut Player<'_>, white: &mut Player<'_>) -> (i32, Vec<Move>) {
@@ -398,6 +495,8 @@ struct Run {
     keep_trees: bool,
     /// The network players' search (`--c-puct`, `--fpu`).
     search: Settings,
+    /// `--explain N`: the mistakes of net + MCTS told apart, the first N roots printed.
+    explain: Option<usize>,
     seed: u64,
     curve: Option<String>,
     every: usize,
@@ -419,6 +518,7 @@ fn parse() -> Result<Run, String> {
         views: Views::Plain,
         keep_trees: false,
         search: settings(0),
+        explain: None,
         seed: 1,
         curve: None,
         every: 1,
@@ -469,6 +569,7 @@ fn parse() -> Result<Run, String> {
                 run.search.c_puct =
                     cli::value(&flag, args.next(), |&c: &f64| c > 0.0 && c <= 100.0)?;
             }
+            "--explain" => run.explain = Some(cli::value(&flag, args.next(), |_| true)?),
             "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,
             "--curve" => run.curve = Some(cli::value(&flag, args.next(), |_| true)?),
             "--every" => run.every = cli::value(&flag, args.next(), |&n| n >= 1)?,
@@ -561,6 +662,10 @@ fn evaluate() -> Result<String, String> {
             percent(t.mistakes.iter().sum(), all),
             t.mean_disc_loss()
         );
+    }
+    if let Some(shown) = run.explain {
+        let net = trained.as_ref().ok_or("--explain needs --weights")?;
+        explain(&mut out, net, &positions, &run, shown);
     }
     if run.versus_solver {
         let net = trained.as_ref().ok_or("--versus-solver needs --weights")?;
