@@ -90,8 +90,10 @@ impl fmt::Display for WeightsError {
         match self {
             WeightsError::TooShort(n) => write!(
                 f,
-                "{n} bytes is too short for a weights file (at least {})",
-                HEADER_1 + CHECKSUM
+                "{n} bytes is too short for a weights file (a header and a checksum take {} \
+                 bytes, {} from version 2 on)",
+                header(1) + CHECKSUM,
+                header(2) + CHECKSUM
             ),
             WeightsError::Magic => f.write_str("not a weights file (no GAMESNET magic)"),
             WeightsError::Version(v) => {
