@@ -35,7 +35,7 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       against the exact solver, as White and as Black
   --versus-playouts N also play N games (colours alternating) of the trained network +
                       MCTS against playout MCTS, both with --seconds per move
-  --simulations N     MCTS simulations for --versus-solver (default 400)
+  --simulations N     MCTS simulations for --versus-solver and --explain (default 400)
   --views V           how the agent of --versus-solver and --versus-playouts sees a
                       position: plain (default), avg (the 8 symmetries averaged, as
                       netavgN) or random (one drawn per evaluation, as netrandN)
@@ -52,9 +52,9 @@ usage: az_eval --positions FILE [--weights FILE] [options]
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
                       mistake, tell why: did a right move look better (higher Q) but get
-                      fewer visits, or did every right move look worse (a value error), or
-                      was it never visited; print the root of the first N such positions
-                      (each move's prior, visits, Q and exact value)
+                      fewer visits, or did every right move it visited look no better (a
+                      value error), or none visited; print the root of the first N such
+                      positions (each move's prior, visits, Q and exact value)
   --curve DIR         instead: measure every checkpoint DIR/weights-gNNNN.net of a run
                       (az_train --snapshot-every) with --players (default policy,net100)
                       and write DIR/strength.csv for az_plot: generation, games, seconds
@@ -324,7 +324,7 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
     };
     let mut inference = Inference::new(net);
     // Mistakes where a right move had the higher Q (the visits lagged), where every
-    // right move looked worse (the value misled the search), where none was visited.
+    // visited right move looked no better (the value misled the search), where none was visited.
     let (mut lagged, mut misled, mut unseen) = (0u32, 0u32, 0u32);
     let mut examples = String::new();
     let started = Instant::now();
@@ -398,8 +398,8 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
     let _ = writeln!(
         out,
         "\nWhy net + MCTS {} erred ({} mistakes): a right move had the higher Q but fewer \
-         visits {lagged}; every right move looked worse (the value misled the search) \
-         {misled}; no right move was visited {unseen}.\n",
+         visits {lagged}; every right move visited looked no better (the value misled the \
+         search) {misled}; no right move was visited {unseen}.\n",
         run.simulations,
         lagged + misled + unseen
     );
