@@ -898,6 +898,32 @@ fn othello_positions_appends_outcomes_that_agree_with_the_margins_on_any_thread_
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a position\n");
 }
 
+/// `az_eval` on one thread with the committed 6×6 network and `args`, over benchmark
+/// `lines` written to a scratch file of the test `name`; its output and the weights' path.
+fn az_eval_on(
+    name: &str,
+    lines: &[&str],
+    args: &[&str],
+) -> (std::process::Output, std::path::PathBuf) {
+    let file = testkit::scratch(name).join("positions.txt");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
+    let common = [
+        "--positions",
+        file.to_str().unwrap(),
+        "--weights",
+        weights.to_str().unwrap(),
+        "--threads",
+        "1",
+    ];
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_az_eval")),
+        &[&common[..], args].concat(),
+        b"",
+    );
+    (out, weights)
+}
+
 #[test]
 fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
     use tools::alphazero::exact::{policy_move, read_othello_positions};
@@ -916,24 +942,7 @@ fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
     let mut lines: Vec<&str> = body[..40].to_vec();
     lines.extend(&deep);
     assert_eq!(lines.len(), 80);
-    let dir = testkit::scratch("az_eval_disc_loss");
-    let file = dir.join("mixed.txt");
-    std::fs::write(&file, lines.join("\n")).unwrap();
-    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
-    let out = testkit::run_ok(
-        Path::new(env!("CARGO_BIN_EXE_az_eval")),
-        &[
-            "--positions",
-            file.to_str().unwrap(),
-            "--weights",
-            weights.to_str().unwrap(),
-            "--players",
-            "policy",
-            "--threads",
-            "1",
-        ],
-        b"",
-    );
+    let (out, weights) = az_eval_on("az_eval_disc_loss", &lines, &["--players", "policy"]);
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(
         out.status.success(),
@@ -985,27 +994,17 @@ fn az_eval_explains_every_mistake_of_the_search_it_counts() {
         .filter(|l| !l.starts_with('#'))
         .take(200)
         .collect();
-    let dir = testkit::scratch("az_eval_explain");
-    let file = dir.join("sample.txt");
-    std::fs::write(&file, lines.join("\n")).unwrap();
-    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
-    let out = testkit::run_ok(
-        Path::new(env!("CARGO_BIN_EXE_az_eval")),
+    let (out, _) = az_eval_on(
+        "az_eval_explain",
+        &lines,
         &[
-            "--positions",
-            file.to_str().unwrap(),
-            "--weights",
-            weights.to_str().unwrap(),
             "--players",
             "net20",
             "--simulations",
             "20",
             "--explain",
             "2",
-            "--threads",
-            "1",
         ],
-        b"",
     );
     let report = String::from_utf8(out.stdout).unwrap();
     assert!(

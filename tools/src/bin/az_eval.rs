@@ -338,10 +338,10 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
             );
         }
         let b = &judged.position;
-        let tree = match forced(b) {
-            Some(_) => continue,
-            None => Tree::search(b, settings, &mut inference),
-        };
+        if forced(b).is_some() {
+            continue;
+        }
+        let tree = Tree::search(b, settings, &mut inference);
         let chosen = tree.best_move().expect("a move");
         if !judged.is_mistake(chosen) {
             continue;
