@@ -320,6 +320,63 @@ fn othello_self_play_keeps_each_games_margin_and_the_margin_share_moves_the_valu
 }
 
 #[test]
+fn othello_self_play_keeps_the_final_owners_and_an_ownership_head_trains_and_resumes() {
+    let config = Config {
+        games: 8,
+        steps: 4,
+        simulations: 8,
+        batch: 32,
+        ..Config::preset("othello").unwrap()
+    };
+    let start = games::othello::Board::new(4).unwrap();
+    let trainer = Trainer::new(start, config.clone()).unwrap();
+    for seed in 0..8 {
+        let game = play(&start, &trainer.net, &config, seed);
+        for s in &game.samples {
+            assert_eq!(s.owner.len(), 16);
+            // The final position's discs, from the side to move: they add up to its
+            // margin (the empty squares going to the winner), which the other side sees
+            // negated, so a wrong point of view fails here.
+            let count = |code: u8| s.owner.iter().filter(|&&o| o == code).count() as i16;
+            let (discs, empty) = (count(0) - count(1), count(2));
+            assert_eq!(s.margin, discs + discs.signum() * empty, "{s:?}");
+            // A disc on the board stays on it: every point taken now is owned at the end.
+            for (cell, owner) in s.cells.iter().zip(&s.owner) {
+                assert!(*cell == 2 || *owner != 2, "{s:?}");
+            }
+            // Seen through a symmetry, the target moves with the board.
+            let mut target = vec![9.0; 16];
+            assert!(s.ownership(4, 5, &mut target));
+            for (p, &o) in s.owner.iter().enumerate() {
+                let want = [1.0, -1.0, 0.0][usize::from(o)];
+                assert_eq!(target[games::nn::symmetry(4, 5, p)], want);
+            }
+        }
+    }
+    // The head changes what the network learns from the same games, and a run resumed from
+    // its checkpoint is the run straight through.
+    let with_head = Config {
+        ownership: 1.0,
+        ..config.clone()
+    };
+    let straight = |c: &Config| {
+        let mut t = Trainer::new(start, c.clone()).unwrap();
+        t.generation();
+        t.generation();
+        t
+    };
+    let learnt = straight(&with_head);
+    assert_ne!(learnt.net, straight(&config).net);
+    let mut first = Trainer::new(start, with_head.clone()).unwrap();
+    let g = first.generation();
+    assert!(g.loss.ownership > 0.0 && g.loss.ownership < 4.0, "{g:?}");
+    let mut resumed = Trainer::from_bytes(&first.to_bytes(), start, with_head.clone()).unwrap();
+    resumed.generation();
+    assert_eq!(resumed.net, learnt.net);
+    assert_eq!(resumed.ownership, learnt.ownership);
+}
+
+#[test]
 fn the_committed_go_checkpoint_of_version_1_still_resumes() {
     // weights/go7.ckp was written before positions kept the search's value.
     let dir = testkit::scratch("az_train_go7");

@@ -2,32 +2,41 @@
 //! rename), so a run stopped at any moment resumes from its last generation.
 //!
 //! ```text
-//! magic "GAMESCKP", version u32 (3; 1 and 2 are still read), game name (16 bytes, NUL-padded)
+//! magic "GAMESCKP", version u32 (4; 1 to 3 are still read), game name (16 bytes, NUL-padded)
 //! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it,
 //!   allowing only learning-rate drops added for generations after the checkpoint's)
 //! generation u32, games u64, positions u64, seconds f64
 //! network: u64 length, a weights file (games::nn's format, with its own checksum)
 //! momentum: u32 count, f32 each
+//! ownership head (from version 4): u32 count (0 without the head), that many f32
+//!   parameters, then as many f32 momentum values
 //! replay window: u32 count; per position: z (i8), q (f32, the search's value; not in
 //!   version 1, where it reads as z), the final margin (i16, the game's score for the side
 //!   to move; not before version 3, where it reads as z times the board's points), one byte
-//!   per point (0 mine, 1 theirs, 2 empty), the legal mask as bits (outputs / 8 rounded
-//!   up), π as f32 per output
+//!   per point (0 mine, 1 theirs, 2 empty), from version 4 one byte per point for the
+//!   final owner (the same codes; 3 at every point: not known), the legal mask as bits
+//!   (outputs / 8 rounded up), π as f32 per output
 //! FNV-1a 64 of every byte before it
 //! ```
 //!
 //! Everything is little-endian.
 
-use super::{Config, Sample, Trainer};
+use super::{ownership_params, Config, Sample, Trainer};
 use games::nn::{fnv1a, Encode, Net, WeightsError, PLANES};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GAMESCKP";
-const VERSION: u32 = 3;
-/// When the checkpoint's positions gained q and the final margin.
-const SINCE: Since = Since { q: 2, margin: 3 };
+const VERSION: u32 = 4;
+/// When the checkpoint's positions gained q, the final margin and the final owners.
+const SINCE: Since = Since {
+    q: 2,
+    margin: 3,
+    owner: 4,
+};
+/// The owner byte of every point of a position whose owners are not known.
+const UNKNOWN_OWNER: u8 = 3;
 
 /// Why a checkpoint could not be read or written.
 #[derive(Debug)]
@@ -75,27 +84,31 @@ pub(super) struct Reader<'a> {
     layout: Layout,
 }
 
-/// How a file lays out one position: with the search's value q and the final margin, with
-/// q only, or (the oldest files) with neither. Each layout holds all that the one before it
-/// does.
+/// How a file lays out one position: with the search's value q, the final margin and the
+/// final owners; without the owners; with q only; or (the oldest files) with none. Each
+/// layout holds all that the one before it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Layout {
     WithoutQ,
     WithQ,
     WithMargin,
+    WithOwner,
 }
 
-/// The versions of a format from which its positions carry q, and the margin.
+/// The versions of a format from which its positions carry q, the margin and the owners.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Since {
     pub(super) q: u32,
     pub(super) margin: u32,
+    pub(super) owner: u32,
 }
 
 impl Layout {
     /// The layout of a file of `version` in a format whose fields arrived as `since` says.
     pub(super) fn of(version: u32, since: Since) -> Layout {
-        if version >= since.margin {
+        if version >= since.owner {
+            Layout::WithOwner
+        } else if version >= since.margin {
             Layout::WithMargin
         } else if version >= since.q {
             Layout::WithQ
@@ -137,6 +150,19 @@ impl<'a> Reader<'a> {
             i16::from(z) * n as i16
         };
         let cells = self.take(n, "positions")?.to_vec();
+        let mut owner = Vec::new();
+        if self.layout >= Layout::WithOwner {
+            let bytes = self.take(n, "positions")?;
+            let unknown = bytes.iter().all(|&b| b == UNKNOWN_OWNER);
+            if !unknown {
+                if bytes.iter().any(|&b| b > 2) {
+                    return Err(CheckpointError::Corrupt(
+                        "a stored position's owners are not valid".into(),
+                    ));
+                }
+                owner = bytes.to_vec();
+            }
+        }
         let bits = self.take(bit_bytes(outputs), "positions")?;
         let legal = (0..outputs)
             .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
@@ -163,6 +189,7 @@ impl<'a> Reader<'a> {
             z,
             q,
             margin,
+            owner,
         })
     }
 
@@ -228,6 +255,12 @@ where
         out.extend_from_slice(&(self.velocity.len() as u32).to_le_bytes());
         for v in &self.velocity {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if layout >= Layout::WithOwner {
+            out.extend_from_slice(&(self.ownership.len() as u32).to_le_bytes());
+            for v in self.ownership.iter().chain(&self.ownership_velocity) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
         }
         out.extend_from_slice(&(self.window.len() as u32).to_le_bytes());
         for s in &self.window {
@@ -303,6 +336,35 @@ where
         for _ in 0..count {
             velocity.push(f32::from_le_bytes(r.array("momentum")?));
         }
+        let head_len = if config.ownership > 0.0 {
+            ownership_params(config.width)
+        } else {
+            0
+        };
+        let mut head = Vec::new();
+        if r.layout >= Layout::WithOwner {
+            let count = r.count(8, "ownership parameters")?;
+            if count != head_len {
+                return Err(CheckpointError::Corrupt(format!(
+                    "{count} ownership head parameters, the settings need {head_len}"
+                )));
+            }
+            for _ in 0..2 * count {
+                let v = f32::from_le_bytes(r.array("ownership head")?);
+                if !v.is_finite() {
+                    return Err(CheckpointError::Corrupt(
+                        "an ownership head parameter is not a finite number".into(),
+                    ));
+                }
+                head.push(v);
+            }
+        } else if head_len > 0 {
+            return Err(CheckpointError::Mismatch(
+                "a checkpoint of this version has no ownership head".into(),
+            ));
+        }
+        let ownership_velocity = head.split_off(head.len() / 2);
+        let ownership = head;
         let count = r.count(r.sample_bytes(size), "replay positions")?;
         let mut window = VecDeque::with_capacity(count);
         for _ in 0..count {
@@ -318,6 +380,8 @@ where
             start,
             net,
             velocity,
+            ownership,
+            ownership_velocity,
             window,
             generation,
             games,
@@ -401,6 +465,13 @@ pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample, layout: Layout) {
         out.extend_from_slice(&s.margin.to_le_bytes());
     }
     out.extend_from_slice(&s.cells);
+    if layout >= Layout::WithOwner {
+        if s.owner.is_empty() {
+            out.extend(std::iter::repeat(UNKNOWN_OWNER).take(s.cells.len()));
+        } else {
+            out.extend_from_slice(&s.owner);
+        }
+    }
     let mut bits = vec![0u8; bit_bytes(s.legal.len())];
     for (i, &ok) in s.legal.iter().enumerate() {
         bits[i / 8] |= u8::from(ok) << (i % 8);
@@ -416,7 +487,8 @@ fn sample_bytes(size: usize, layout: Layout) -> usize {
     let (n, outputs) = (size * size, size * size + 1);
     let q = if layout >= Layout::WithQ { 4 } else { 0 };
     let margin = if layout >= Layout::WithMargin { 2 } else { 0 };
-    1 + q + margin + n + bit_bytes(outputs) + 4 * outputs
+    let owner = if layout >= Layout::WithOwner { n } else { 0 };
+    1 + q + margin + n + owner + bit_bytes(outputs) + 4 * outputs
 }
 
 /// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).
@@ -445,12 +517,15 @@ mod tests {
         let now = Trainer::from_bytes(&trainer.to_bytes(), start, config.clone())
             .expect("this version reads back");
         assert_eq!(now.window, trainer.window);
-        let old = trainer.to_bytes_as(1);
-        // Six bytes fewer per position: no q, no margin.
+        let three = trainer.to_bytes_as(3);
+        // Version 4 adds the owners (a byte per point) and the ownership head's count.
         assert_eq!(
-            old.len() + 6 * trainer.window.len(),
+            three.len() + 9 * trainer.window.len() + 4,
             trainer.to_bytes().len()
         );
+        let old = trainer.to_bytes_as(1);
+        // Six bytes fewer per position: no q, no margin.
+        assert_eq!(old.len() + 6 * trainer.window.len(), three.len());
         let read = Trainer::from_bytes(&old, start, config.clone()).expect("version 1 reads");
         assert_eq!(read.net, trainer.net);
         assert_eq!(read.window.len(), trainer.window.len());
@@ -462,15 +537,68 @@ mod tests {
                 (&a.cells, &a.legal, &a.pi, a.z),
                 (&b.cells, &b.legal, &b.pi, b.z)
             );
+            assert!(a.owner.is_empty() && b.owner.len() == 9);
         }
         let two = trainer.to_bytes_as(2);
-        assert_eq!(
-            two.len() + 2 * trainer.window.len(),
-            trainer.to_bytes().len()
-        );
-        let read = Trainer::from_bytes(&two, start, config).expect("version 2 reads");
+        assert_eq!(two.len() + 2 * trainer.window.len(), three.len());
+        let read = Trainer::from_bytes(&two, start, config.clone()).expect("version 2 reads");
         for (a, b) in read.window.iter().zip(&trainer.window) {
             assert_eq!((a.q, a.margin), (b.q, i16::from(b.z) * 9));
         }
+        // A version-3 checkpoint resumes; its positions, without owners, are written back
+        // as unknown and read back so.
+        let read = Trainer::from_bytes(&three, start, config.clone()).expect("version 3 reads");
+        assert!(read.window.iter().all(|s| s.owner.is_empty()));
+        let again = Trainer::from_bytes(&read.to_bytes(), start, config.clone()).expect("reads");
+        assert_eq!(again.window, read.window);
+        // Nor can a version-3 checkpoint, which has no ownership head, resume with one.
+        let with_head = Config {
+            ownership: 1.0,
+            ..config
+        };
+        let err = Trainer::from_bytes(&three, start, with_head).expect_err("no head in it");
+        assert!(err.to_string().contains("other settings"), "{err}");
+    }
+
+    #[test]
+    fn the_ownership_head_is_kept_and_checked_by_the_checkpoint() {
+        let config = Config {
+            games: 4,
+            steps: 2,
+            simulations: 8,
+            ownership: 1.0,
+            ..Config::preset("tictactoe").expect("a preset")
+        };
+        let start = Board::new(3).expect("a board");
+        let mut trainer = Trainer::new(start, config.clone()).expect("a trainer");
+        let before = trainer.ownership.clone();
+        assert_eq!(before.len(), ownership_params(config.width));
+        trainer.generation();
+        assert_ne!(trainer.ownership, before, "the head trains");
+        let bytes = trainer.to_bytes();
+        let read = Trainer::from_bytes(&bytes, start, config.clone()).expect("reads back");
+        assert_eq!(
+            (&read.ownership, &read.ownership_velocity, &read.window),
+            (
+                &trainer.ownership,
+                &trainer.ownership_velocity,
+                &trainer.window
+            )
+        );
+        // Without the head in the settings, the settings differ: refused.
+        let plain = Config {
+            ownership: 0.0,
+            ..config.clone()
+        };
+        assert!(Trainer::from_bytes(&bytes, start, plain).is_err());
+        // An owner byte out of range is refused; so is a head parameter that is not finite.
+        let mut bad = trainer.clone();
+        bad.window[0].owner[0] = 7;
+        let err = Trainer::from_bytes(&bad.to_bytes(), start, config.clone()).expect_err("bad");
+        assert!(err.to_string().contains("owners"), "{err}");
+        let mut bad = trainer.clone();
+        bad.ownership[0] = f32::NAN;
+        let err = Trainer::from_bytes(&bad.to_bytes(), start, config).expect_err("NaN");
+        assert!(err.to_string().contains("finite"), "{err}");
     }
 }

@@ -6,20 +6,25 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (4; 2 and 3 are still read), game name (16
+//! A games file: magic `GAMESGMS`, version u32 (5; 2 to 4 are still read), game name (16
 //! bytes), board size u32, games u32; per game its result for Black (i8), its network
 //! evaluations u64 (new in version 2, for the trainer's rate) and positions u32, each
 //! position in the checkpoint's layout (with q from version 3 on, with the final margin
-//! from version 4 on); FNV-1a 64 of all before it. Little-endian.
+//! from version 4 on, with the final owners from version 5 on); FNV-1a 64 of all before it.
+//! Little-endian.
 
 use super::checkpoint::{header, open, put_sample, seal, Layout, Since};
 use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
-const VERSION: u32 = 4;
-/// When the positions of games files gained q and the final margin.
-const SINCE: Since = Since { q: 3, margin: 4 };
+const VERSION: u32 = 5;
+/// When the positions of games files gained q, the final margin and the final owners.
+const SINCE: Since = Since {
+    q: 3,
+    margin: 4,
+    owner: 5,
+};
 
 /// The folder of games files in a run directory.
 pub fn games_dir(dir: &Path) -> PathBuf {
@@ -137,7 +142,7 @@ mod tests {
     use games::tictactoe::Board;
 
     #[test]
-    fn games_files_of_versions_2_and_3_read_what_they_lack_as_the_outcome_and_1_is_refused() {
+    fn games_files_of_versions_2_to_4_read_what_they_lack_as_unknown_and_1_is_refused() {
         let config = Config {
             simulations: 8,
             ..Config::preset("tictactoe").expect("a preset")
@@ -162,6 +167,14 @@ mod tests {
         for (a, b) in three.iter().zip(&games) {
             for (x, y) in a.samples.iter().zip(&b.samples) {
                 assert_eq!((x.q, x.margin), (y.q, i16::from(y.z) * 9));
+            }
+        }
+        let four = from_bytes(&to_bytes_as(4, "tictactoe", 3, &games), "tictactoe", 3)
+            .expect("version 4 reads");
+        for (a, b) in four.iter().zip(&games) {
+            for (x, y) in a.samples.iter().zip(&b.samples) {
+                assert_eq!((x.q, x.margin), (y.q, y.margin));
+                assert!(x.owner.is_empty() && y.owner.len() == 9, "{x:?} {y:?}");
             }
         }
         let err = from_bytes(&to_bytes_as(1, "tictactoe", 3, &games), "tictactoe", 3);

@@ -6,6 +6,11 @@
 //! moves, `π` the search's visit shares) plus `(v − z)²` (`v` the value head, `z` the
 //! game's outcome for the side to move). `tests::gradients_match_finite_differences` checks
 //! every parameter's gradient against the loss itself.
+//!
+//! [`backward_with`] adds, if asked, KataGo's ownership target: a head that exists only in
+//! training ([`Ownership`]) and asks the trunk, at every point, who owns it when the game
+//! ends — many labels per position where the value has one, all of them about the features
+//! the value needs (Othello's stable discs, Go's safe groups).
 
 use games::nn::{conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Net};
 
@@ -16,6 +21,40 @@ pub struct Loss {
     pub policy: f32,
     /// Value squared error.
     pub value: f32,
+    /// Ownership squared error, the mean over the points (0 without the head), unweighted.
+    pub ownership: f32,
+}
+
+/// The ownership head, in training only: a 1×1 convolution of the trunk's last output to
+/// one number per point, then tanh, against the point's owner when the game ended (+1 the
+/// side to move, −1 the opponent, 0 nobody). Its loss is `weight · mean over points of
+/// (tanh(o) − owner)²`. The search never calls it, so it is not part of [`Net`] or of the
+/// weights file; the trainer keeps its parameters beside the network.
+#[derive(Debug)]
+pub struct Ownership<'a> {
+    /// The head's parameters: one weight per trunk channel, then the bias.
+    pub params: &'a [f32],
+    /// Per point, the owner at the game's end seen from the side to move: 1, −1 or 0.
+    pub target: &'a [f32],
+    /// The weight of the head's loss in the total.
+    pub weight: f32,
+    /// The head's gradient is added here, laid out as `params`.
+    pub grad: &'a mut [f32],
+}
+
+/// Parameters of an ownership head on a trunk of `width` channels.
+pub const fn ownership_params(width: usize) -> usize {
+    width + 1
+}
+
+/// The ownership head's outputs (after tanh) for the trunk's last output `h`
+/// (`[point][channel]`), into `out`.
+pub fn ownership_forward(h: &[f32], params: &[f32], out: &mut [f32]) {
+    let width = params.len() - 1;
+    for (o, x) in out.iter_mut().zip(h.chunks_exact(width)) {
+        let sum: f32 = x.iter().zip(params).map(|(x, w)| x * w).sum();
+        *o = (sum + params[width]).tanh();
+    }
 }
 
 /// Scratch space for [`backward`]: per-layer gradients of the activations.
@@ -29,6 +68,7 @@ pub struct Scratch {
     g_trunk: Vec<f32>,
     g_inner: Vec<f32>,
     g_pre: Vec<f32>,
+    owned: Vec<f32>,
     conv: ConvScratch,
 }
 
@@ -46,6 +86,7 @@ impl Scratch {
             g_trunk: vec![0.0; n * s.width],
             g_inner: vec![0.0; n * s.width],
             g_pre: vec![0.0; n * s.width],
+            owned: vec![0.0; n],
             conv: ConvScratch::default(),
         }
     }
@@ -60,6 +101,22 @@ pub fn backward(
     legal: &[bool],
     pi: &[f32],
     z: f32,
+    scratch: &mut Scratch,
+    grad: &mut [f32],
+) -> Loss {
+    backward_with(net, act, legal, pi, z, None, scratch, grad)
+}
+
+/// [`backward`], with the loss and gradient of an [`Ownership`] head if one is given.
+// The operands of backward and one more: grouping them would only rename them.
+#[allow(clippy::too_many_arguments)]
+pub fn backward_with(
+    net: &Net,
+    act: &Activations,
+    legal: &[bool],
+    pi: &[f32],
+    z: f32,
+    ownership: Option<Ownership<'_>>,
     scratch: &mut Scratch,
     grad: &mut [f32],
 ) -> Loss {
@@ -131,6 +188,25 @@ pub fn backward(
         grad,
         &mut s.g_trunk,
     );
+    let mut ownership_loss = 0.0;
+    if let Some(own) = ownership {
+        let width = shape.width;
+        ownership_forward(h, own.params, &mut s.owned);
+        for (k, (&y, &t)) in s.owned.iter().zip(own.target).enumerate() {
+            let e = y - t;
+            ownership_loss += e * e / n as f32;
+            // d(weight · e² / n)/d(pre-tanh).
+            let g = own.weight * 2.0 * e * (1.0 - y * y) / n as f32;
+            let x = &h[k * width..][..width];
+            for (gw, &xv) in own.grad.iter_mut().zip(x) {
+                *gw += g * xv;
+            }
+            own.grad[width] += g;
+            for (gt, &w) in s.g_trunk[k * width..][..width].iter_mut().zip(own.params) {
+                *gt += g * w;
+            }
+        }
+    }
 
     for b in (0..shape.blocks).rev() {
         // trunk[b + 1] = relu(trunk[b] + conv2(relu(conv1(trunk[b])))).
@@ -177,6 +253,7 @@ pub fn backward(
     Loss {
         policy: policy_loss,
         value: value_loss,
+        ownership: ownership_loss,
     }
 }
 
@@ -390,7 +467,17 @@ mod tests {
     use games::nn::{Shape, PLANES};
     use games::rng::Rng;
 
-    fn loss(net: &Net, act: &mut Activations, legal: &[bool], pi: &[f32], z: f32) -> f64 {
+    /// The ownership head of a test: parameters, targets, weight.
+    type Head = (Vec<f32>, Vec<f32>, f32);
+
+    fn loss(
+        net: &Net,
+        act: &mut Activations,
+        legal: &[bool],
+        pi: &[f32],
+        z: f32,
+        head: Option<&Head>,
+    ) -> f64 {
         net.forward(act);
         let mut probs = vec![0.0; pi.len()];
         masked_softmax(&act.logits, legal, &mut probs);
@@ -400,17 +487,31 @@ mod tests {
             .filter(|(&t, _)| t > 0.0)
             .map(|(&t, &q)| -f64::from(t) * f64::from(q).ln())
             .sum();
-        ce + f64::from(act.value - z).powi(2)
+        let mut total = ce + f64::from(act.value - z).powi(2);
+        if let Some((params, target, weight)) = head {
+            // Written out again, not through ownership_forward: the test's own formula.
+            let h = &act.trunk[net.shape().blocks];
+            let width = net.shape().width;
+            let n = target.len() as f64;
+            for (k, &t) in target.iter().enumerate() {
+                let o: f64 = (0..width)
+                    .map(|c| f64::from(h[k * width + c]) * f64::from(params[c]))
+                    .sum::<f64>()
+                    + f64::from(params[width]);
+                total += f64::from(*weight) * (o.tanh() - f64::from(t)).powi(2) / n;
+            }
+        }
+        total
     }
 
     #[test]
     fn gradients_match_finite_differences() {
-        for value_channels in [1, 3] {
-            gradients_match_finite_differences_with(value_channels);
+        for (value_channels, ownership) in [(1, false), (3, false), (1, true)] {
+            gradients_match_finite_differences_with(value_channels, ownership);
         }
     }
 
-    fn gradients_match_finite_differences_with(value_channels: usize) {
+    fn gradients_match_finite_differences_with(value_channels: usize, ownership: bool) {
         let shape = Shape {
             size: 3,
             planes: PLANES,
@@ -429,6 +530,13 @@ mod tests {
         for cell in act.input.chunks_mut(PLANES) {
             cell[rng.below(PLANES)] = 1.0;
         }
+        let mut head: Option<Head> = ownership.then(|| {
+            let params = (0..ownership_params(4))
+                .map(|_| rng.unit() as f32 - 0.5)
+                .collect();
+            let target = (0..9).map(|k| [1.0, -1.0, 0.0][k % 3]).collect();
+            (params, target, 1.5)
+        });
         let legal: Vec<bool> = (0..10).map(|i| i % 3 != 1).collect();
         let mut pi = vec![0.0; 10];
         for (i, t) in pi.iter_mut().enumerate() {
@@ -443,20 +551,31 @@ mod tests {
         net.forward(&mut act);
         let mut grad = vec![0.0; net.params.len()];
         let mut scratch = Scratch::new(&net);
-        backward(&net, &act, &legal, &pi, z, &mut scratch, &mut grad);
+        let mut head_grad = vec![0.0; ownership_params(4)];
+        let own = head.as_ref().map(|(params, target, weight)| Ownership {
+            params,
+            target,
+            weight: *weight,
+            grad: &mut head_grad,
+        });
+        let parts = backward_with(&net, &act, &legal, &pi, z, own, &mut scratch, &mut grad);
+        assert_eq!(parts.ownership > 0.0, ownership, "{parts:?}");
 
         let eps = 5e-4;
         let mut bad = Vec::new();
+        let close = |numeric: f64, analytic: f64| {
+            (numeric - analytic).abs() <= 2e-3 + 2e-2 * numeric.abs().max(analytic.abs())
+        };
         for (i, &analytic) in grad.iter().enumerate() {
             let keep = net.params[i];
             net.params[i] = keep + eps;
-            let up = loss(&net, &mut act, &legal, &pi, z);
+            let up = loss(&net, &mut act, &legal, &pi, z, head.as_ref());
             net.params[i] = keep - eps;
-            let down = loss(&net, &mut act, &legal, &pi, z);
+            let down = loss(&net, &mut act, &legal, &pi, z, head.as_ref());
             net.params[i] = keep;
             let numeric = (up - down) / (2.0 * f64::from(eps));
             let analytic = f64::from(analytic);
-            if (numeric - analytic).abs() > 2e-3 + 2e-2 * numeric.abs().max(analytic.abs()) {
+            if !close(numeric, analytic) {
                 bad.push((i, analytic, numeric));
             }
         }
@@ -469,6 +588,22 @@ mod tests {
             net.params.len(),
             &bad[..bad.len().min(10)]
         );
+        if let Some(h) = head.as_mut() {
+            // The head's own parameters: no ReLU after them, so every one must match.
+            for (i, &analytic) in head_grad.iter().enumerate() {
+                let keep = h.0[i];
+                h.0[i] = keep + eps;
+                let up = loss(&net, &mut act, &legal, &pi, z, Some(h));
+                h.0[i] = keep - eps;
+                let down = loss(&net, &mut act, &legal, &pi, z, Some(h));
+                h.0[i] = keep;
+                let numeric = (up - down) / (2.0 * f64::from(eps));
+                assert!(
+                    close(numeric, f64::from(analytic)) && analytic.abs() > 1e-6,
+                    "ownership parameter {i}: {analytic} against {numeric}"
+                );
+            }
+        }
         // Every layer takes part: a gradient that stopped at some layer would pass above.
         let l = net.layout();
         let mut layers = vec![

@@ -21,7 +21,9 @@ mod grad;
 mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
-pub use grad::{backward, Loss, Scratch};
+pub use grad::{
+    backward, backward_with, ownership_forward, ownership_params, Loss, Ownership, Scratch,
+};
 pub use selfplay::{dirichlet, play, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
@@ -72,6 +74,9 @@ pub struct Config {
     /// The share of the final margin (over the board's points) in the result part of the
     /// value target (0: win, draw or loss alone). See [`Sample::value_target`].
     pub margin_share: f32,
+    /// The weight of KataGo's ownership target (0: no ownership head). See
+    /// [`Ownership`].
+    pub ownership: f32,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -109,6 +114,7 @@ impl Config {
             steps: 100,
             q_share: 0.0,
             margin_share: 0.0,
+            ownership: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -182,8 +188,8 @@ impl Config {
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
-/// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`
-/// and `margin_share` appear only when used:
+/// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
+/// `margin_share` and `ownership` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -212,6 +218,9 @@ impl std::fmt::Debug for Config {
         }
         if self.margin_share != 0.0 {
             s.field("margin_share", &self.margin_share);
+        }
+        if self.ownership != 0.0 {
+            s.field("ownership", &self.ownership);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
@@ -261,6 +270,9 @@ pub struct Trainer<G: Encode> {
     /// The network being trained.
     pub net: Net,
     velocity: Vec<f32>,
+    /// The ownership head's parameters (empty without one; see [`Config::ownership`]).
+    pub ownership: Vec<f32>,
+    ownership_velocity: Vec<f32>,
     window: VecDeque<Sample>,
     /// Generations done.
     pub generation: u32,
@@ -321,11 +333,24 @@ where
         let shape = config.shape(start.board_size());
         let net = Net::random(shape, mix(config.seed ^ 0x006e_6574)).map_err(|e| e.to_string())?;
         let velocity = vec![0.0; net.params.len()];
+        let mut ownership = Vec::new();
+        if config.ownership > 0.0 {
+            // He-initialised like the value head's 1×1 convolution, zero bias.
+            let mut rng = Rng::new(mix(config.seed ^ 0x6f77_6e65));
+            let sd = (2.0 / config.width as f64).sqrt();
+            ownership = (0..config.width)
+                .map(|_| (rng.normal() * sd) as f32)
+                .collect();
+            ownership.push(0.0);
+        }
+        let ownership_velocity = vec![0.0; ownership.len()];
         Ok(Trainer {
             config,
             start,
             net,
             velocity,
+            ownership,
+            ownership_velocity,
             window: VecDeque::new(),
             generation: 0,
             games: 0,
@@ -395,6 +420,7 @@ where
             let loss = self.step(&mut rng, lr);
             total.policy += loss.policy / self.config.steps as f32;
             total.value += loss.value / self.config.steps as f32;
+            total.ownership += loss.ownership / self.config.steps as f32;
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         self.generation = number;
@@ -419,8 +445,10 @@ where
         let net = &self.net;
         let window = &self.window;
         let (q_share, margin_share) = (self.config.q_share, self.config.margin_share);
+        let (head, head_weight) = (&self.ownership, self.config.ownership);
         let points = size * size;
-        let parts: Vec<(Vec<f32>, Loss)> = std::thread::scope(|scope| {
+        type Part = (Vec<f32>, Vec<f32>, Loss);
+        let parts: Vec<Part> = std::thread::scope(|scope| {
             let workers: Vec<_> = batch
                 .chunks(chunk.max(1))
                 .map(|part| {
@@ -429,6 +457,8 @@ where
                         let mut act = Activations::new(shape);
                         let mut scratch = Scratch::new(net);
                         let mut grad = vec![0.0; net.params.len()];
+                        let mut head_grad = vec![0.0; head.len()];
+                        let mut target = vec![0.0; points];
                         let mut legal = vec![false; shape.outputs()];
                         let mut pi = vec![0.0; shape.outputs()];
                         let mut loss = Loss::default();
@@ -436,20 +466,29 @@ where
                             let sample = &window[i];
                             sample.planes(size, t, &mut act.input);
                             sample.targets(size, t, &mut legal, &mut pi);
+                            let own = (!head.is_empty() && sample.ownership(size, t, &mut target))
+                                .then(|| Ownership {
+                                    params: head,
+                                    target: &target,
+                                    weight: head_weight,
+                                    grad: &mut head_grad,
+                                });
                             net.forward(&mut act);
-                            let l = backward(
+                            let l = backward_with(
                                 net,
                                 &act,
                                 &legal,
                                 &pi,
                                 sample.value_target(q_share, margin_share, points),
+                                own,
                                 &mut scratch,
                                 &mut grad,
                             );
                             loss.policy += l.policy;
                             loss.value += l.value;
+                            loss.ownership += l.ownership;
                         }
-                        (grad, loss)
+                        (grad, head_grad, loss)
                     })
                 })
                 .collect();
@@ -460,22 +499,23 @@ where
         });
         let scale = 1.0 / batch.len() as f32;
         let mut grad = vec![0.0; self.net.params.len()];
+        let mut head_grad = vec![0.0; self.ownership.len()];
         let mut loss = Loss::default();
-        for (g, l) in &parts {
+        for (g, h, l) in &parts {
             for (a, b) in grad.iter_mut().zip(g) {
+                *a += b;
+            }
+            for (a, b) in head_grad.iter_mut().zip(h) {
                 *a += b;
             }
             loss.policy += l.policy * scale;
             loss.value += l.value * scale;
+            loss.ownership += l.ownership * scale;
         }
         let c = &self.config;
-        for ((w, v), g) in self
-            .net
-            .params
-            .iter_mut()
-            .zip(&mut self.velocity)
-            .zip(&grad)
-        {
+        let params = self.net.params.iter_mut().chain(&mut self.ownership);
+        let velocity = self.velocity.iter_mut().chain(&mut self.ownership_velocity);
+        for ((w, v), g) in params.zip(velocity).zip(grad.iter().chain(&head_grad)) {
             *v = c.momentum * *v + g * scale + 2.0 * c.l2 * *w;
             *w -= lr * *v;
         }

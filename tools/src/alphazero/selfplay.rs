@@ -26,6 +26,11 @@ pub struct Sample {
     /// (0 for a game stopped at the ply limit). Files written before it was kept read it as
     /// `z` times the board's points, a win by the whole board.
     pub margin: i16,
+    /// Per point, who holds it when the game ends, seen from the side to move as `cells`
+    /// codes it (0 the side to move, 1 the opponent, 2 nobody): the ownership head's
+    /// target. (The final position's stones: for Othello the discs counted; for Go, stones
+    /// without the territory.) Empty for files written before it was kept.
+    pub owner: Vec<u8>,
 }
 
 impl Sample {
@@ -48,6 +53,19 @@ impl Sample {
         let margin = (f32::from(self.margin) / points as f32).clamp(-1.0, 1.0);
         let result = (1.0 - margin_share) * f32::from(self.z) + margin_share * margin;
         (1.0 - q_share) * result + q_share * self.q
+    }
+
+    /// The ownership target seen through symmetry `t` (+1 the side to move's, −1 the
+    /// opponent's, 0 nobody's), into `target`; false (and `target` untouched) for a sample
+    /// without one.
+    pub fn ownership(&self, size: usize, t: usize, target: &mut [f32]) -> bool {
+        if self.owner.is_empty() {
+            return false;
+        }
+        for (p, &o) in self.owner.iter().enumerate() {
+            target[symmetry(size, t, p)] = [1.0, -1.0, 0.0][usize::from(o.min(2))];
+        }
+        true
     }
 
     /// The legal mask and policy target seen through symmetry `t`.
@@ -178,6 +196,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         game = game.after(mv).expect("a listed move is legal");
     }
     let (mover, score) = (game.side(), game.score().unwrap_or(0));
+    let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
     let score = i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
     let black_margin = if mover == games::Color::Black {
         score
@@ -193,6 +212,12 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         };
         sample.z = z;
         sample.margin = margin;
+        // `last` is seen from the side to move at the end: swap for the other side.
+        let swap = u8::from(side != mover);
+        sample.owner = last
+            .iter()
+            .map(|&c| if c < 2 { c ^ swap } else { 2 })
+            .collect();
     }
     Played {
         samples,
@@ -219,6 +244,7 @@ fn sample_of<G: Encode>(
         z: 0,
         q,
         margin: 0,
+        owner: Vec::new(),
     };
     game.encode(planes);
     for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {

@@ -58,6 +58,11 @@ Settings (defaults depend on the game; `--show` prints them):
                       margin over the board's points (Othello's discs; Go and
                       tic-tac-toe score only the result): a win by 4 is worth more than
                       a win by 2, every win more than a draw (default 0)
+  --ownership W       KataGo's ownership target: a head, in training only, that learns
+                      from the trunk who holds each point when the game ends (the
+                      final position's stones, from the side to move), its squared error
+                      weighted W in the loss (default 0: no such head). Its parameters
+                      live in the checkpoint, not in weights.net.
   --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
                       G increasing); --resume accepts drops added after the
                       checkpoint's generation
@@ -194,6 +199,9 @@ fn parse() -> Result<Run, String> {
             }
             "--margin-share" => {
                 c.margin_share = cli::value(&flag, it.next(), |x: &f32| (0.0..1.0).contains(x))?;
+            }
+            "--ownership" => {
+                c.ownership = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
             }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
@@ -345,6 +353,9 @@ where
             g.black[1],
             g.black[2],
         );
+        if !trainer.ownership.is_empty() {
+            let _ = write!(line, "  ownership {:.3}", g.loss.ownership);
+        }
         let mistakes = judge(&trainer.net, &mut line);
         let total = trainer.seconds;
         let _ = write!(
