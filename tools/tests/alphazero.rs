@@ -512,6 +512,14 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
             "--lr",
         ),
         (
+            az_train(&["--game", "othello", "--dir", d, "--ownership", "-1"]),
+            "--ownership",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--ownership", "NaN"]),
+            "--ownership",
+        ),
+        (
             az_train(&["--game", "othello", "--dir", d, "--lr-drop", "300"]),
             "GENERATION:RATE",
         ),

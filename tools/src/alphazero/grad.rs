@@ -49,7 +49,7 @@ pub const fn ownership_params(width: usize) -> usize {
 
 /// The ownership head's outputs (after tanh) for the trunk's last output `h`
 /// (`[point][channel]`), into `out`.
-pub fn ownership_forward(h: &[f32], params: &[f32], out: &mut [f32]) {
+fn ownership_forward(h: &[f32], params: &[f32], out: &mut [f32]) {
     let width = params.len() - 1;
     for (o, x) in out.iter_mut().zip(h.chunks_exact(width)) {
         let sum: f32 = x.iter().zip(params).map(|(x, w)| x * w).sum();

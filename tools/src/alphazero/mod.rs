@@ -21,9 +21,7 @@ mod grad;
 mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
-pub use grad::{
-    backward, backward_with, ownership_forward, ownership_params, Loss, Ownership, Scratch,
-};
+pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, Scratch};
 pub use selfplay::{dirichlet, play, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
