@@ -256,15 +256,7 @@ fn the_search_value_mixed_into_the_value_target_changes_what_is_learnt() {
 
 #[test]
 fn othello_self_play_keeps_each_games_margin_and_the_margin_share_moves_the_value_target() {
-    let config = Config {
-        games: 8,
-        steps: 4,
-        simulations: 8,
-        batch: 32,
-        ..Config::preset("othello").unwrap()
-    };
-    let start = games::othello::Board::new(4).unwrap();
-    let trainer = Trainer::new(start, config.clone()).unwrap();
+    let (config, start, trainer) = small_othello();
     let mut margins = Vec::new();
     for seed in 0..8 {
         let game = play(&start, &trainer.net, &config, seed);
@@ -296,40 +288,20 @@ fn othello_self_play_keeps_each_games_margin_and_the_margin_share_moves_the_valu
     }
     // Margins, not just signs: some game is won or lost by more than 2 discs.
     assert!(margins.iter().any(|m| m.abs() > 2), "{margins:?}");
-    // The margin share changes what is learnt from the same games.
-    let straight = |c: &Config| {
-        let mut t = Trainer::new(start, c.clone()).unwrap();
-        t.generation();
-        t.generation();
-        t
-    };
+    // The margin share changes what is learnt from the same games, and resumes.
     let with_margins = Config {
         margin_share: 0.5,
         ..config.clone()
     };
-    let learnt = straight(&with_margins);
-    assert_ne!(learnt.net, straight(&config).net);
-    // Resumed from its checkpoint, the same run; the setting is recorded.
-    let mut first = Trainer::new(start, with_margins.clone()).unwrap();
-    first.generation();
-    let mut resumed = Trainer::from_bytes(&first.to_bytes(), start, with_margins.clone()).unwrap();
-    resumed.generation();
-    assert_eq!(resumed.net, learnt.net);
+    let learnt = changes_learning_and_resumes(start, &config, &with_margins);
+    // The setting is recorded.
     let err = Trainer::from_bytes(&learnt.to_bytes(), start, config).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
 }
 
 #[test]
 fn othello_self_play_keeps_the_final_owners_and_an_ownership_head_trains_and_resumes() {
-    let config = Config {
-        games: 8,
-        steps: 4,
-        simulations: 8,
-        batch: 32,
-        ..Config::preset("othello").unwrap()
-    };
-    let start = games::othello::Board::new(4).unwrap();
-    let trainer = Trainer::new(start, config.clone()).unwrap();
+    let (config, start, trainer) = small_othello();
     for seed in 0..8 {
         let game = play(&start, &trainer.net, &config, seed);
         for s in &game.samples {
@@ -359,21 +331,56 @@ fn othello_self_play_keeps_the_final_owners_and_an_ownership_head_trains_and_res
         ownership: 1.0,
         ..config.clone()
     };
+    let learnt = changes_learning_and_resumes(start, &config, &with_head);
+    let g = Trainer::new(start, with_head).unwrap().generation();
+    assert!(g.loss.ownership > 0.0 && g.loss.ownership < 4.0, "{g:?}");
+    assert_eq!(
+        learnt.ownership.len(),
+        tools::alphazero::ownership_params(config.width)
+    );
+}
+
+/// Small 4×4 Othello settings, the start and a trainer of them.
+fn small_othello() -> (
+    Config,
+    games::othello::Board,
+    Trainer<games::othello::Board>,
+) {
+    let config = Config {
+        games: 8,
+        steps: 4,
+        simulations: 8,
+        batch: 32,
+        ..Config::preset("othello").unwrap()
+    };
+    let start = games::othello::Board::new(4).unwrap();
+    let trainer = Trainer::new(start, config.clone()).unwrap();
+    (config, start, trainer)
+}
+
+/// Two generations with `changed` learn another network than with `base` from the same
+/// games, and one generation resumed from its checkpoint then another equal the two
+/// straight through (the network and, if any, the ownership head). Returns that run.
+fn changes_learning_and_resumes(
+    start: games::othello::Board,
+    base: &Config,
+    changed: &Config,
+) -> Trainer<games::othello::Board> {
     let straight = |c: &Config| {
         let mut t = Trainer::new(start, c.clone()).unwrap();
         t.generation();
         t.generation();
         t
     };
-    let learnt = straight(&with_head);
-    assert_ne!(learnt.net, straight(&config).net);
-    let mut first = Trainer::new(start, with_head.clone()).unwrap();
-    let g = first.generation();
-    assert!(g.loss.ownership > 0.0 && g.loss.ownership < 4.0, "{g:?}");
-    let mut resumed = Trainer::from_bytes(&first.to_bytes(), start, with_head.clone()).unwrap();
+    let learnt = straight(changed);
+    assert_ne!(learnt.net, straight(base).net);
+    let mut first = Trainer::new(start, changed.clone()).unwrap();
+    first.generation();
+    let mut resumed = Trainer::from_bytes(&first.to_bytes(), start, changed.clone()).unwrap();
     resumed.generation();
     assert_eq!(resumed.net, learnt.net);
     assert_eq!(resumed.ownership, learnt.ownership);
+    learnt
 }
 
 #[test]
