@@ -190,22 +190,21 @@ pub fn backward_with(
     );
     let mut ownership_loss = 0.0;
     if let Some(own) = ownership {
-        let width = shape.width;
+        // A 1×1 convolution to one channel, its parameters in a slice of their own.
+        let head = Layer {
+            w: 0,
+            b: shape.width,
+            inputs: shape.width,
+            outputs: 1,
+        };
         ownership_forward(h, own.params, &mut s.owned);
-        for (k, (&y, &t)) in s.owned.iter().zip(own.target).enumerate() {
-            let e = y - t;
+        for (y, &t) in s.owned.iter_mut().zip(own.target) {
+            let e = *y - t;
             ownership_loss += e * e / n as f32;
-            // d(weight · e² / n)/d(pre-tanh).
-            let g = own.weight * 2.0 * e * (1.0 - y * y) / n as f32;
-            let x = &h[k * width..][..width];
-            for (gw, &xv) in own.grad.iter_mut().zip(x) {
-                *gw += g * xv;
-            }
-            own.grad[width] += g;
-            for (gt, &w) in s.g_trunk[k * width..][..width].iter_mut().zip(own.params) {
-                *gt += g * w;
-            }
+            // d(weight · e² / n)/d(pre-tanh), in place of the output.
+            *y = own.weight * 2.0 * e * (1.0 - *y * *y) / n as f32;
         }
+        points_back(h, own.params, &head, n, &s.owned, own.grad, &mut s.g_trunk);
     }
 
     for b in (0..shape.blocks).rev() {
