@@ -167,10 +167,7 @@ impl<'a> Reader<'a> {
         let legal = (0..outputs)
             .map(|i| bits[i / 8] >> (i % 8) & 1 == 1)
             .collect();
-        let mut pi = Vec::with_capacity(outputs);
-        for _ in 0..outputs {
-            pi.push(f32::from_le_bytes(self.array("positions")?));
-        }
+        let pi = self.f32s(outputs, "positions")?;
         let n_points = n as i32;
         if !(-1..=1).contains(&z)
             || !(-1.0..=1.0).contains(&q)
@@ -206,6 +203,13 @@ impl<'a> Reader<'a> {
         let mut out = [0; N];
         out.copy_from_slice(self.take(N, what)?);
         Ok(out)
+    }
+
+    /// `n` little-endian `f32` values.
+    pub(super) fn f32s(&mut self, n: usize, what: &str) -> Result<Vec<f32>, CheckpointError> {
+        (0..n)
+            .map(|_| self.array(what).map(f32::from_le_bytes))
+            .collect()
     }
 
     pub(super) fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
@@ -332,16 +336,13 @@ where
                 net.params.len()
             )));
         }
-        let mut velocity = Vec::with_capacity(count);
-        for _ in 0..count {
-            velocity.push(f32::from_le_bytes(r.array("momentum")?));
-        }
+        let velocity = r.f32s(count, "momentum")?;
         let head_len = if config.ownership > 0.0 {
             ownership_params(config.width)
         } else {
             0
         };
-        let mut head = Vec::new();
+        let (mut ownership, mut ownership_velocity) = (Vec::new(), Vec::new());
         if r.layout >= Layout::WithOwner {
             let count = r.count(8, "ownership parameters")?;
             if count != head_len {
@@ -349,22 +350,22 @@ where
                     "{count} ownership head parameters, the settings need {head_len}"
                 )));
             }
-            for _ in 0..2 * count {
-                let v = f32::from_le_bytes(r.array("ownership head")?);
-                if !v.is_finite() {
-                    return Err(CheckpointError::Corrupt(
-                        "an ownership head parameter is not a finite number".into(),
-                    ));
-                }
-                head.push(v);
+            ownership = r.f32s(count, "ownership head")?;
+            ownership_velocity = r.f32s(count, "ownership head")?;
+            if !ownership
+                .iter()
+                .chain(&ownership_velocity)
+                .all(|v| v.is_finite())
+            {
+                return Err(CheckpointError::Corrupt(
+                    "an ownership head parameter is not a finite number".into(),
+                ));
             }
         } else if head_len > 0 {
             return Err(CheckpointError::Mismatch(
                 "a checkpoint of this version has no ownership head".into(),
             ));
         }
-        let ownership_velocity = head.split_off(head.len() / 2);
-        let ownership = head;
         let count = r.count(r.sample_bytes(size), "replay positions")?;
         let mut window = VecDeque::with_capacity(count);
         for _ in 0..count {
