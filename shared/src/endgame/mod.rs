@@ -268,8 +268,6 @@ pub struct Solver {
     selective_from: u32,
     /// Empty squares at the root, to report its bounds as they improve.
     root_empties: u32,
-    /// Every line of the board, by direction (rows, columns, two diagonal directions).
-    lines: [Vec<u64>; 4],
     nodes: u64,
     progress: Arc<Progress>,
     /// Nodes at which the current solve stops ([`Limit`]), and when.
@@ -357,7 +355,6 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 /// beyond the board's edge, where no disc of `p` can end a run. (Edax counts the last
 /// move's flips the same way.)
 fn last_flips(p: u64, sq: usize) -> i32 {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
     let (r, c) = (sq / 8, sq % 8);
     let row = (p >> (8 * r)) & 0xff;
     // Bit 8k of the column to bit 56 + k, the diagonals' squares (one per column) to
@@ -371,6 +368,61 @@ fn last_flips(p: u64, sq: usize) -> i32 {
         + i32::from(LINE_FLIPS[r][column as usize])
         + i32::from(LINE_FLIPS[c][down as usize])
         + i32::from(LINE_FLIPS[c][up as usize])
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+/// The squares of the 8×8 layout whose line holds none of `empty`, by direction: rows,
+/// columns, the diagonals down to the right, those down to the left. Each empty square is
+/// smeared along its line both ways in three doubling steps (1, 2, 4 squares), the masks
+/// keeping rows from wrapping; what the smear misses lies on a full line. A smaller board's
+/// lines are the 8×8 layout's cut by its edge, so squares off the board (never in `empty`)
+/// change nothing.
+fn full_lines(empty: u64) -> [u64; 4] {
+    // Squares that may be reached from `k` columns to the left (to the right).
+    const fn from_left(k: u32) -> u64 {
+        let mut m = 0u64;
+        let mut c = 0;
+        while c < k {
+            m |= FILE_A << c;
+            c += 1;
+        }
+        !m
+    }
+    const fn from_right(k: u32) -> u64 {
+        let mut m = 0u64;
+        let mut c = 0;
+        while c < k {
+            m |= FILE_H >> c;
+            c += 1;
+        }
+        !m
+    }
+    // Along the direction of `step` squares (1: row, 7 and 9: diagonals), whose column moves
+    // by one to the right (9, 1) or to the left (7).
+    fn smear(mut e: u64, step: u32, rightwards: bool) -> u64 {
+        for k in [1u32, 2, 4] {
+            let shift = step * k;
+            let (up, down) = if rightwards {
+                (from_left(k), from_right(k))
+            } else {
+                (from_right(k), from_left(k))
+            };
+            e |= ((e << shift) & up) | ((e >> shift) & down);
+        }
+        e
+    }
+    let mut column = empty;
+    column |= (column << 8) | (column >> 8);
+    column |= (column << 16) | (column >> 16);
+    column |= column.rotate_left(32);
+    [
+        !smear(empty, 1, true),
+        !column,
+        !smear(empty, 9, true),
+        !smear(empty, 7, false),
+    ]
 }
 
 /// The square of a move in [`Solver::search`]'s list of moves: the entry's low byte (the
@@ -442,32 +494,6 @@ fn transform(bits: u64, image: &[u8; 64]) -> u64 {
     out
 }
 
-/// The lines of an `n`×`n` board in each direction: rows, columns, and the diagonals going
-/// down-right and down-left (each square on one line per direction).
-fn lines(n: usize) -> [Vec<u64>; 4] {
-    let mut out: [Vec<u64>; 4] = Default::default();
-    let steps = [(0i32, 1i32), (1, 0), (1, 1), (1, -1)];
-    for (d, &(dr, dc)) in steps.iter().enumerate() {
-        for r in 0..n as i32 {
-            for c in 0..n as i32 {
-                // Start only where the line begins (the previous square is off the board).
-                let (pr, pc) = (r - dr, c - dc);
-                if (0..n as i32).contains(&pr) && (0..n as i32).contains(&pc) {
-                    continue;
-                }
-                let (mut rr, mut cc, mut line) = (r, c, 0u64);
-                while (0..n as i32).contains(&rr) && (0..n as i32).contains(&cc) {
-                    line |= 1 << (rr * 8 + cc);
-                    rr += dr;
-                    cc += dc;
-                }
-                out[d].push(line);
-            }
-        }
-    }
-    out
-}
-
 /// The corners of an `n`×`n` board.
 fn corners(n: usize) -> u64 {
     let last = n - 1;
@@ -511,7 +537,6 @@ impl Solver {
             symmetry_from: SYMMETRY_FROM,
             selective_from: SELECTIVE_FROM,
             root_empties: 0,
-            lines: Default::default(),
             nodes: 0,
             progress: Arc::new(Progress::default()),
             stop_at: u64::MAX,
@@ -685,7 +710,6 @@ impl Solver {
         self.quadrants = quadrants(n);
         self.corners = corners(n);
         self.symmetries = symmetries(n);
-        self.lines = lines(n);
         self.use_eval = self.eval.as_ref().is_some_and(|e| e.patterns().size() == n);
         self.reply_weight = match (self.use_eval, n) {
             (true, 8) => REPLY_WEIGHT_PATTERNS,
@@ -1117,18 +1141,8 @@ impl Solver {
     /// full, or when its neighbour on that line (either side) is the edge or a safe disc of
     /// its own colour; a disc safe along all four lines is stable. Grown from the edges in.
     fn stable(&self, me: u64, other: u64) -> u64 {
-        let occupied = me | other;
         let wall = !self.mask;
-        let mut full = [0u64; 4];
-        for (d, lines) in self.lines.iter().enumerate() {
-            for &line in lines {
-                if line & !occupied == 0 {
-                    full[d] |= line;
-                }
-            }
-        }
-        const FILE_A: u64 = 0x0101_0101_0101_0101;
-        const FILE_H: u64 = 0x8080_8080_8080_8080;
+        let full = full_lines(self.mask & !(me | other));
         let mut stable = 0u64;
         loop {
             let s = stable | wall;
@@ -1463,6 +1477,56 @@ mod stability {
         let mut solver = Solver::new(10);
         solver.set_size(n);
         solver
+    }
+
+    /// The squares whose line in direction `(dr, dc)` (both ways) has no empty square, read
+    /// square by square.
+    fn full_by_walking(n: usize, empty: u64, (dr, dc): (i32, i32)) -> u64 {
+        let on = |r: i32, c: i32| (0..n as i32).contains(&r) && (0..n as i32).contains(&c);
+        let mut full = 0;
+        for r in 0..n as i32 {
+            for c in 0..n as i32 {
+                let mut clear = true;
+                for sign in [1, -1] {
+                    let (mut rr, mut cc) = (r, c);
+                    while on(rr, cc) {
+                        clear &= empty >> (rr * 8 + cc) & 1 == 0;
+                        rr += sign * dr;
+                        cc += sign * dc;
+                    }
+                }
+                if clear {
+                    full |= 1 << (r * 8 + c);
+                }
+            }
+        }
+        full
+    }
+
+    #[test]
+    fn full_lines_agree_with_walking_each_line() {
+        let mut rng = crate::rng::Rng::new(31);
+        let directions = [(0, 1), (1, 0), (1, 1), (1, -1)];
+        for n in [4, 6, 8] {
+            let mask = board_mask(n as u8);
+            for case in 0..3000 {
+                // From nearly full boards (where lines are full) to nearly empty ones.
+                let mut empty = 0;
+                let wanted = 1 + case % 12;
+                for _ in 0..wanted {
+                    empty |= 1u64 << rng.below(64);
+                }
+                empty &= mask;
+                let full = full_lines(empty);
+                for (d, &dir) in directions.iter().enumerate() {
+                    assert_eq!(
+                        full[d] & mask,
+                        full_by_walking(n, empty, dir),
+                        "n {n}, empty {empty:#x}, direction {dir:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
