@@ -380,48 +380,32 @@ const FILE_H: u64 = 0x8080_8080_8080_8080;
 /// lines are the 8×8 layout's cut by its edge, so squares off the board (never in `empty`)
 /// change nothing.
 fn full_lines(empty: u64) -> [u64; 4] {
-    // Squares that may be reached from `k` columns to the left (to the right).
-    const fn from_left(k: u32) -> u64 {
-        let mut m = 0u64;
-        let mut c = 0;
-        while c < k {
-            m |= FILE_A << c;
-            c += 1;
-        }
-        !m
-    }
-    const fn from_right(k: u32) -> u64 {
-        let mut m = 0u64;
-        let mut c = 0;
-        while c < k {
-            m |= FILE_H >> c;
-            c += 1;
-        }
-        !m
-    }
-    // Along the direction of `step` squares (1: row, 7 and 9: diagonals), whose column moves
-    // by one to the right (9, 1) or to the left (7).
-    fn smear(mut e: u64, step: u32, rightwards: bool) -> u64 {
+    // Along lines of `step` squares whose column moves by `drift` (1, 0 or -1) per square:
+    // a shift by `k` such squares lands wrapped-around bits in the first (or last) `k`
+    // columns, which the mask clears.
+    fn smear(mut e: u64, step: u32, drift: i32) -> u64 {
+        let columns = |first: u64, k: u32, towards_h: bool| {
+            (0..k).fold(0u64, |m, c| {
+                m | if towards_h { first << c } else { first >> c }
+            })
+        };
         for k in [1u32, 2, 4] {
             let shift = step * k;
-            let (up, down) = if rightwards {
-                (from_left(k), from_right(k))
-            } else {
-                (from_right(k), from_left(k))
+            let (from_a, from_h) = (!columns(FILE_A, k, true), !columns(FILE_H, k, false));
+            let (up, down) = match drift {
+                1 => (from_a, from_h),
+                -1 => (from_h, from_a),
+                _ => (!0, !0),
             };
             e |= ((e << shift) & up) | ((e >> shift) & down);
         }
         e
     }
-    let mut column = empty;
-    column |= (column << 8) | (column >> 8);
-    column |= (column << 16) | (column >> 16);
-    column |= column.rotate_left(32);
     [
-        !smear(empty, 1, true),
-        !column,
-        !smear(empty, 9, true),
-        !smear(empty, 7, false),
+        !smear(empty, 1, 1),
+        !smear(empty, 8, 0),
+        !smear(empty, 9, 1),
+        !smear(empty, 7, -1),
     ]
 }
 
@@ -433,9 +417,7 @@ fn square_of(entry: i64) -> u8 {
 
 /// The cells next to `discs` (and `discs` themselves) on the 8×8 layout.
 fn around(discs: u64) -> u64 {
-    const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-    let row = discs | ((discs << 1) & NOT_FILE_A) | ((discs >> 1) & NOT_FILE_H);
+    let row = discs | ((discs << 1) & !FILE_A) | ((discs >> 1) & !FILE_H);
     row | (row << 8) | (row >> 8)
 }
 
