@@ -1492,7 +1492,7 @@ mod stability {
         for n in [4, 6, 8] {
             let mask = board_mask(n as u8);
             for case in 0..3000 {
-                // From nearly full boards (where lines are full) to nearly empty ones.
+                // Nearly full boards, where lines are full: 1 to 12 empty squares.
                 let mut empty = 0;
                 let wanted = 1 + case % 12;
                 for _ in 0..wanted {
