@@ -256,10 +256,16 @@ struct Entry {
 pub struct Solver {
     table: Vec<Entry>,
     shift: u32,
-    /// The board being solved: its cells, quadrants (for parity) and corners.
+    /// The board being solved: its cells (and how many), quadrants (for parity) and
+    /// corners.
     mask: u64,
+    cells: i32,
     quadrants: [u64; 4],
     corners: u64,
+    /// Per square, its quadrant's bit (of four); per set of such bits, the squares of those
+    /// quadrants (see [`Solver::parity`]).
+    quadrant_bit: [u8; 64],
+    quadrant_squares: [u64; 16],
     /// The seven non-identity symmetries of the board, as square permutations.
     symmetries: Vec<[u8; 64]>,
     /// Nodes with at least this many empties skip mirrored moves.
@@ -513,8 +519,11 @@ impl Solver {
             table,
             shift: 64 - bits,
             mask: 0,
+            cells: 0,
             quadrants: [0; 4],
             corners: 0,
+            quadrant_bit: [0; 64],
+            quadrant_squares: [0; 16],
             symmetries: Vec::new(),
             symmetry_from: SYMMETRY_FROM,
             selective_from: SELECTIVE_FROM,
@@ -665,7 +674,7 @@ impl Solver {
     /// stops the search.
     fn bisect(&mut self, p: u64, o: u64) -> (i32, i32) {
         self.root_empties = (self.mask & !(p | o)).count_ones();
-        let limit = self.mask.count_ones() as i32;
+        let limit = self.cells;
         let (mut lower, mut upper) = (-limit, limit);
         self.progress.lower.store(lower, Ordering::Relaxed);
         self.progress.upper.store(upper, Ordering::Relaxed);
@@ -689,7 +698,22 @@ impl Solver {
     /// Sets up the masks and tables that depend on the board size `n` only.
     fn set_size(&mut self, n: usize) {
         self.mask = board_mask(n as u8);
-        self.quadrants = quadrants(n);
+        self.cells = self.mask.count_ones() as i32;
+        let quadrants = quadrants(n);
+        self.quadrants = quadrants;
+        self.quadrant_bit = [0; 64];
+        for (q, &squares) in quadrants.iter().enumerate() {
+            let mut rest = squares;
+            while rest != 0 {
+                self.quadrant_bit[rest.trailing_zeros() as usize] = 1 << q;
+                rest &= rest - 1;
+            }
+        }
+        for (set, squares) in self.quadrant_squares.iter_mut().enumerate() {
+            *squares = (0..4)
+                .filter(|q| set >> q & 1 == 1)
+                .fold(0, |acc, q| acc | quadrants[q]);
+        }
         self.corners = corners(n);
         self.symmetries = symmetries(n);
         self.use_eval = self.eval.as_ref().is_some_and(|e| e.patterns().size() == n);
@@ -705,7 +729,7 @@ impl Solver {
     /// score.
     fn at_root(&mut self, p: u64, o: u64) -> i32 {
         self.root_empties = (self.mask & !(p | o)).count_ones();
-        let limit = self.mask.count_ones() as i32;
+        let limit = self.cells;
         self.progress.lower.store(-limit, Ordering::Relaxed);
         self.progress.upper.store(limit, Ordering::Relaxed);
         self.progress.pass.store(0, Ordering::Relaxed);
@@ -744,7 +768,7 @@ impl Solver {
     /// search every window moves a bound, so this ends; a selective pass, whose bounds need
     /// not agree, stops after as many windows as there are scores.
     fn aspiration(&mut self, p: u64, o: u64, guess: i32) -> i32 {
-        let limit = self.mask.count_ones() as i32;
+        let limit = self.cells;
         let (mut lower, mut upper) = (-limit, limit);
         let mut centre = (guess - guess.rem_euclid(2)).clamp(-limit, limit);
         for _ in 0..=limit {
@@ -780,7 +804,7 @@ impl Solver {
     fn probcut(&mut self, p: u64, o: u64, n: u32, t: f32, alpha: i32, beta: i32) -> Option<i32> {
         let depth = if n >= 18 { 4 } else { 2 };
         let (scale, sigma) = self.probcut_model();
-        let cells = self.mask.count_ones() as i32;
+        let cells = self.cells;
         let margin = t * sigma;
         if beta < cells {
             let high = ((beta as f32 + margin) / scale).ceil() as i32;
@@ -809,7 +833,7 @@ impl Solver {
     /// rounded up (8×8 9.9, 6×6 7.1).
     fn probcut_model(&self) -> (f32, f32) {
         if self.use_eval {
-            let eight = self.mask.count_ones() == 64;
+            let eight = self.cells == 64;
             let recorded = self.eval.as_ref().and_then(|e| e.patterns().error());
             (0.125, recorded.unwrap_or(if eight { 10.0 } else { 7.5 }))
         } else {
@@ -903,7 +927,7 @@ impl Solver {
         let empties = self.mask & !(p | o);
         let n = empties.count_ones();
         if n < SHALLOW {
-            return self.shallow(p, o, alpha, beta, empties, n);
+            return self.shallow(p, o, alpha, beta, empties, self.parity(empties));
         }
         self.count_node();
         let (mut alpha, mut beta) = (alpha, beta);
@@ -928,7 +952,7 @@ impl Solver {
         // Stability cutoff: the opponent keeps its stable discs, so we score at most every
         // other square. (Only worth computing when the opponent has discs enough for it.)
         if n >= STABILITY_FROM {
-            let cells = self.mask.count_ones() as i32;
+            let cells = self.cells;
             if cells - 2 * o.count_ones() as i32 <= alpha {
                 let bound = cells - 2 * self.stable(o, p).count_ones() as i32;
                 if bound <= alpha {
@@ -983,7 +1007,7 @@ impl Solver {
         // replies from 16 empties on, with the patterns the evaluation after the move from
         // 12 on, fastest first below.
         let corner = self.corners;
-        let odd = self.odd_quadrants(empties);
+        let odd = empties & self.quadrant_squares[self.parity(empties)];
         let reply_weight = self.reply_weight;
         // The short search need only be exact for moves that may reach alpha: a child at
         // least `sort_beta` (in the evaluation's eighths of a disc, for the opponent) is
@@ -1232,17 +1256,26 @@ impl Solver {
     }
 
     /// The last few empty squares: no table, no move list; the empties are tried in parity
-    /// order, the last one by [`Solver::last`].
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
+    /// order, the last one by [`Solver::last`]. `parity` has a bit for each quadrant with an
+    /// odd number of `empties` ([`Solver::parity`]), kept up to date move by move.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        parity: usize,
+    ) -> i32 {
         self.count_node();
-        if n == 0 {
-            return p.count_ones() as i32 - o.count_ones() as i32;
-        }
-        if n == 1 {
+        if empties & empties.wrapping_sub(1) == 0 {
+            if empties == 0 {
+                return p.count_ones() as i32 - o.count_ones() as i32;
+            }
             return self.last(p, o, empties);
         }
         // Quadrants with an odd number of empties first.
-        let odd = self.odd_quadrants(empties);
+        let odd = empties & self.quadrant_squares[parity];
         let mut best = -INFINITY;
         let mut moved = false;
         for group in [odd, empties & !odd] {
@@ -1259,7 +1292,8 @@ impl Solver {
                 }
                 moved = true;
                 let bit = 1u64 << sq;
-                let v = -self.shallow(o ^ f, p | f | bit, -beta, -alpha, empties ^ bit, n - 1);
+                let after = parity ^ usize::from(self.quadrant_bit[sq]);
+                let v = -self.shallow(o ^ f, p | f | bit, -beta, -alpha, empties ^ bit, after);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -1276,27 +1310,27 @@ impl Solver {
         }
         // No move: pass if the opponent has one, else the game is over.
         if moves(o, p, self.mask) != 0 {
-            return -self.shallow(o, p, -beta, -alpha, empties, n);
+            return -self.shallow(o, p, -beta, -alpha, empties, parity);
         }
-        margin(p, o, n)
+        margin(p, o, empties.count_ones())
     }
 
-    /// The empty squares (of `empties`) in quadrants with an odd number of them: parity
-    /// says a move there tends to leave us the last move of that region.
-    fn odd_quadrants(&self, empties: u64) -> u64 {
-        let mut odd = 0;
-        for q in self.quadrants {
-            if (empties & q).count_ones() % 2 == 1 {
-                odd |= empties & q;
-            }
-        }
-        odd
+    /// Parity: a bit for each quadrant that holds an odd number of `empties` (a move there
+    /// tends to leave us the last move of that region). A move flips its quadrant's bit.
+    fn parity(&self, empties: u64) -> usize {
+        self.quadrants
+            .iter()
+            .enumerate()
+            .map(|(q, &squares)| ((empties & squares).count_ones() as usize & 1) << q)
+            .sum()
     }
 
     /// The score with one empty square left, `empty`.
     fn last(&mut self, p: u64, o: u64, empty: u64) -> i32 {
         let sq = empty.trailing_zeros() as usize;
-        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+        // Every other square holds a disc: the margin before the last move from our discs
+        // alone.
+        let margin = 2 * p.count_ones() as i32 - (self.cells - 1);
         let around = NEIGHBOURS[sq];
         let f = if around & o == 0 {
             0
@@ -1304,7 +1338,7 @@ impl Solver {
             last_flips(p, sq)
         };
         if f > 0 {
-            return mine + f + 1 - (theirs - f);
+            return margin + 2 * f + 1;
         }
         let g = if around & p == 0 {
             0
@@ -1312,9 +1346,10 @@ impl Solver {
             last_flips(o, sq)
         };
         if g > 0 {
-            return mine - g - (theirs + g + 1);
+            return margin - 2 * g - 1;
         }
-        margin(p, o, 1)
+        // Neither side can fill it: it goes to the winner.
+        margin + margin.signum()
     }
 
     /// A line of perfect play from a position worth `score`: at each step a move whose
@@ -1435,6 +1470,36 @@ mod tests {
                         flips(me, other, empty).count_ones() as i32,
                         "{n}x{n}: {me:#018x} on {empty}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parity_picks_the_quadrants_with_odd_empties_and_a_move_flips_its_own() {
+        let mut rng = crate::rng::Rng::new(47);
+        for n in [4usize, 6, 8] {
+            let mut solver = Solver::new(4);
+            solver.set_size(n);
+            let half = n / 2;
+            let quadrant =
+                |sq: usize| usize::from(sq / 8 >= half) * 2 + usize::from(sq % 8 >= half);
+            for _ in 0..2000 {
+                let empties = rng.next_u64() & rng.next_u64() & solver.mask;
+                // The odd quadrants counted square by square.
+                let mut count = [0; 4];
+                for sq in (0..64).filter(|sq| empties >> sq & 1 == 1) {
+                    count[quadrant(sq)] += 1;
+                }
+                let odd = (0..64)
+                    .filter(|&sq| empties >> sq & 1 == 1 && count[quadrant(sq)] % 2 == 1)
+                    .fold(0u64, |acc, sq| acc | 1 << sq);
+                let parity = solver.parity(empties);
+                assert_eq!(empties & solver.quadrant_squares[parity], odd, "{n}x{n}");
+                // Filling any empty square: the parity after it, kept move by move.
+                for sq in (0..64).filter(|sq| empties >> sq & 1 == 1) {
+                    let after = parity ^ usize::from(solver.quadrant_bit[sq]);
+                    assert_eq!(solver.parity(empties ^ 1 << sq), after, "{n}x{n} {sq}");
                 }
             }
         }
