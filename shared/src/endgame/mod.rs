@@ -21,7 +21,7 @@
 //!   opponent's replies, as Edax weighs them (the nodes of these short searches count in
 //!   [`Solution::nodes`]); one ply above their leaves the patterns are read once and each
 //!   leaf scored from them, updated at the squares its move changes;
-//! - with the patterns, from 12 to 15 empty squares, ordering by the evaluation after each
+//! - with the patterns, from 14 to 15 empty squares, ordering by the evaluation after each
 //!   move (updated from the node's patterns the same way), the replies and potential
 //!   mobility;
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
@@ -110,9 +110,12 @@ const SORT_DEEPER_FROM: u32 = 19;
 /// this band; with it from 15 1,303.0 M and 99.3 s, from 14 1,248.1 M and 95.9 s, from 13
 /// 1,220.4 M and 95.9 s, from 11 1,189.7 M and 103.2 s (evaluation and replies only); with
 /// potential mobility too (16 per square) from 13 1,204.7 M and 94.8 s (32: 1,221.4 M,
-/// 98.3 s), **from 12 1,178.1 M and 95.3 s**. The 6×6 start: 489.7 M nodes and 45.2 s
-/// without, 404.3 M and 45.1 s from 12.
-const SORT_BY_EVAL_FROM: u32 = 12;
+/// 98.3 s), from 12 1,178.1 M and 95.3 s. The 6×6 start: 489.7 M nodes and 45.2 s
+/// without, 404.3 M and 45.1 s from 12. Once the last plies and the table got faster
+/// (2026-12-04) the evaluation was a quarter of the time, and from 14 paid: FFO #50–#52,
+/// side by side, 1,343.2 M nodes in 120.1 and 115.7 s from 14 against 1,309.9 M in 126.2
+/// and 124.9 s from 12; from 13 3–6% slower than from 14, from 16 (no band) the same.
+const SORT_BY_EVAL_FROM: u32 = 14;
 
 /// In the ordering by a short search, what each of the opponent's replies after the move
 /// (corners counting twice) adds to its key, in the evaluation's units: with the patterns,
@@ -1023,7 +1026,7 @@ impl Solver {
 
         // The other moves, by a key (low first): a short search's value and the opponent's
         // replies from 16 empties on, with the patterns the evaluation after the move from
-        // 12 on, fastest first below.
+        // 14 on, fastest first below.
         let corner = self.corners;
         let odd = empties & self.quadrant_squares[self.parity(empties)];
         let reply_weight = self.reply_weight;
