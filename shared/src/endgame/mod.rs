@@ -30,10 +30,12 @@
 //!   anchored to the edge by stable discs of their own colour) bound our score from above;
 //! - symmetry pruning near the root (24 empty squares or more): of moves that a symmetry of
 //!   the position maps onto each other, only the first is searched;
+//! - positions of 7 to 9 empties, most of those stored, in a small table of their own that
+//!   stays in the processor's cache;
 //! - near the end (few empties) no table and no move list: the empty squares (those next
 //!   to an opponent disc: no other can flip anything) are tried in
-//!   parity order (squares in quadrants with an odd number of empties first), and the last
-//!   empty square has its own code;
+//!   parity order (squares in quadrants with an odd number of empties first, the parity
+//!   kept move by move), and the last empty square has its own code;
 //! - from 19 empty squares on, selective passes first, as Zebra and Edax do: the same
 //!   search with probcut (a node is cut when a 2- or 4-ply search of the evaluation, scaled
 //!   to discs, clears the window by 0.5, then 1.0 standard deviations of its error, fitted
@@ -1349,9 +1351,9 @@ impl Solver {
     /// The score with one empty square left, `empty`.
     fn last(&mut self, p: u64, o: u64, empty: u64) -> i32 {
         let sq = empty.trailing_zeros() as usize;
-        // Every other square holds a disc: the margin before the last move from our discs
-        // alone.
-        let margin = 2 * p.count_ones() as i32 - (self.cells - 1);
+        // Every other square holds a disc: our lead before the last move follows from our
+        // discs alone.
+        let lead = 2 * p.count_ones() as i32 - (self.cells - 1);
         let around = NEIGHBOURS[sq];
         let f = if around & o == 0 {
             0
@@ -1359,7 +1361,7 @@ impl Solver {
             last_flips(p, sq)
         };
         if f > 0 {
-            return margin + 2 * f + 1;
+            return lead + 2 * f + 1;
         }
         let g = if around & p == 0 {
             0
@@ -1367,10 +1369,10 @@ impl Solver {
             last_flips(o, sq)
         };
         if g > 0 {
-            return margin - 2 * g - 1;
+            return lead - 2 * g - 1;
         }
         // Neither side can fill it: it goes to the winner.
-        margin + margin.signum()
+        lead + lead.signum()
     }
 
     /// A line of perfect play from a position worth `score`: at each step a move whose
