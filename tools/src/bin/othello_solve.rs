@@ -15,7 +15,7 @@
 // A command-line tool reports on stdout.
 #![allow(clippy::print_stdout)]
 
-use games::endgame::{Limit, Solver, SELECTIVE_PASSES};
+use games::endgame::{Limit, Solver, TableError, SELECTIVE_PASSES};
 use games::othello::Move;
 use games::Color;
 use std::io::Read;
@@ -124,7 +124,7 @@ fn run() -> Result<(), String> {
     if outcome_only && limit != Limit::default() {
         return Err("--outcome takes no --max-nodes or --max-seconds".to_string());
     }
-    let bytes_needed = (1u64 << bits) * 24;
+    let bytes_needed = TableError { bits }.bytes();
     if let Some(available) = available_memory() {
         if bytes_needed > available {
             return Err(format!(
