@@ -230,12 +230,17 @@ pub struct TableError {
     pub bits: u32,
 }
 
+/// Entries in a solver's table of `2^bits`: the main table, then the near one.
+fn table_len(bits: u32) -> usize {
+    (1usize << bits) + (1 << NEAR_BITS)
+}
+
 impl TableError {
     /// Bytes the table would take.
     // `size_of` is in the prelude only from Rust 1.80; judges' rustc 1.70 needs the path.
     #[allow(unused_qualifications)]
     pub fn bytes(&self) -> u64 {
-        ((1u64 << self.bits) + (1u64 << NEAR_BITS)) * std::mem::size_of::<Entry>() as u64
+        table_len(self.bits) as u64 * std::mem::size_of::<Entry>() as u64
     }
 }
 
@@ -530,9 +535,9 @@ impl Solver {
         assert!((4..=32).contains(&bits), "table bits must be in 4..=32");
         let mut table = Vec::new();
         table
-            .try_reserve_exact((1 << bits) + (1 << NEAR_BITS))
+            .try_reserve_exact(table_len(bits))
             .map_err(|_| TableError { bits })?;
-        table.resize((1 << bits) + (1 << NEAR_BITS), Entry::default());
+        table.resize(table_len(bits), Entry::default());
         Ok(Solver {
             table,
             shift: 64 - bits,
