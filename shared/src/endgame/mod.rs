@@ -16,12 +16,12 @@
 //! - move ordering: the table's move first (searched before the other moves are even
 //!   generated), then "fastest first" (fewest replies for the opponent, corners counting
 //!   twice; then its potential mobility, our corners and parity);
-//! - move ordering from 16 empty squares on by a short search (2 plies, 3 from 19 empties)
-//!   of an evaluation — the patterns of [`eval`] or mobility and corners — plus the
-//!   opponent's replies, as Edax weighs them (the nodes of these short searches count in
-//!   [`Solution::nodes`]); one ply above their leaves the patterns are read once and each
-//!   leaf scored from them, updated at the squares its move changes;
-//! - with the patterns, from 14 to 15 empty squares, ordering by the evaluation after each
+//! - move ordering from 16 empty squares on (19 with the patterns) by a short search (2
+//!   plies, 3 from 19 empties) of an evaluation — the patterns of [`eval`] or mobility and
+//!   corners — plus the opponent's replies, as Edax weighs them (the nodes of these short
+//!   searches count in [`Solution::nodes`]); one ply above their leaves the patterns are
+//!   read once and each leaf scored from them, updated at the squares its move changes;
+//! - with the patterns, from 14 to 18 empty squares, ordering by the evaluation after each
 //!   move (updated from the node's patterns the same way), the replies and potential
 //!   mobility;
 //! - enhanced transposition cutoff: before searching the moves of a node, the children
@@ -35,7 +35,7 @@
 //! - near the end (few empties) no table and no move list: the empty squares (those next
 //!   to an opponent disc: no other can flip anything) are tried in
 //!   parity order (squares in quadrants with an odd number of empties first, the parity
-//!   kept move by move), and the last empty square has its own code;
+//!   kept move by move), and the last two empty squares have their own code;
 //! - from 19 empty squares on, selective passes first, as Zebra and Edax do: the same
 //!   search with probcut (a node is cut when a 2- or 4-ply search of the evaluation, scaled
 //!   to discs, clears the window by 0.5, then 1.0 standard deviations of its error, fitted
@@ -97,16 +97,32 @@ const ETC_FROM: u32 = SHALLOW + 1;
 /// (FFO #40–#49, one thread, another job on the other core: 1,311.4 M nodes and 124.4 s
 /// from 15, 1,354.9 M and 110.2 s from 16, 1,469.1 M and 112.4 s from 17, 1,589.8 M and
 /// 115.3 s from 18; the 6×6 start 466.5 M and 52.2 s from 15, 489.7 M and 49.7 s from 16).
+/// With the patterns, see [`SORT_BY_SEARCH_WITH_PATTERNS_FROM`].
 const SORT_BY_SEARCH_FROM: u32 = 16;
 
+/// With the patterns, the short search orders moves from this many empty squares on, and
+/// the evaluation after each move below (from [`SORT_BY_EVAL_FROM`]): that band orders
+/// almost as well as the 2-ply search for a fraction of its cost (the short searches'
+/// nodes were 14% of FFO #52's, each a pattern evaluation). FFO #53 (28 empties), side by
+/// side then swapped: from 16 2,252.1 M nodes in 167.8 and 156.3 s, from 18 2,263.4 M in
+/// 149.2 and 135.3 s; from 20 2,409.0 M in 133.3 and 133.8 s against 146.5 and 139.6 s
+/// from 18; from 21 2,471.7 M (the same time), from 22 2,714.2 M in 139.0 and 146.9 s
+/// against 125.5 and 133.2 s. But the nodes grow on the shallower FFO positions, #40–#49:
+/// 995.1 M from 18, 1,027.8 M from 19, 1,074.9 M from 20 (948.8 M from 16), and the
+/// issue holds them to Edax's 1.06 G; so 19. From 20, the 6×6 start took 390.1 M nodes
+/// against 331.5 M from 16, 5–7% less time.
+const SORT_BY_SEARCH_WITH_PATTERNS_FROM: u32 = 19;
+
 /// From this many empty squares on, the short search that orders moves goes 3 plies deep
-/// (2 below). (FFO #40–#44 with the patterns: 176 M nodes from 19 on, 195 M from 22 on.)
+/// (2 below). (FFO #40–#44 with the patterns: 176 M nodes from 19 on, 195 M from 22 on;
+/// with the short search from 20, FFO #53: 2,409.0 M nodes from 19, 2,480.1 M from 22,
+/// the same time.)
 const SORT_DEEPER_FROM: u32 = 19;
 
-/// With the patterns, from this many empty squares on (below [`SORT_BY_SEARCH_FROM`]),
-/// moves are ordered by the evaluation of the position after them, read from this node's
-/// pattern indices updated by the move (no search), with the opponent's replies and its
-/// potential mobility; fastest first below. Fewer nodes for about the same time: FFO
+/// With the patterns, from this many empty squares on (below
+/// [`SORT_BY_SEARCH_WITH_PATTERNS_FROM`]), moves are ordered by the evaluation of the
+/// position after them, read from this node's pattern indices updated by the move (no
+/// search), with the opponent's replies and its potential mobility; fastest first below. Fewer nodes for about the same time: FFO
 /// #40–#49 (one thread, another job on the other core, before the principal variation
 /// tried the table's move first) 1,354.9 M nodes and 96.9 s without
 /// this band; with it from 15 1,303.0 M and 99.3 s, from 14 1,248.1 M and 95.9 s, from 13
@@ -308,6 +324,8 @@ pub struct Solver {
     use_eval: bool,
     /// What each of the opponent's replies adds to a move's ordering key on this board.
     reply_weight: i32,
+    /// From this many empties on, moves are ordered by a short search on this board.
+    sort_by_search_from: u32,
     /// During a selective pass, how many standard deviations of the shallow search's error
     /// a probcut asks for; `None` in the exact search.
     probcut: Option<f32>,
@@ -560,6 +578,7 @@ impl Solver {
             eval: None,
             use_eval: false,
             reply_weight: REPLY_WEIGHT_PLAIN,
+            sort_by_search_from: SORT_BY_SEARCH_FROM,
             probcut: None,
         })
     }
@@ -745,6 +764,11 @@ impl Solver {
             (true, 8) => REPLY_WEIGHT_PATTERNS,
             (true, _) => REPLY_WEIGHT_PATTERNS_SMALL,
             (false, _) => REPLY_WEIGHT_PLAIN,
+        };
+        self.sort_by_search_from = if self.use_eval {
+            SORT_BY_SEARCH_WITH_PATTERNS_FROM
+        } else {
+            SORT_BY_SEARCH_FROM
         };
     }
 
@@ -1032,8 +1056,8 @@ impl Solver {
         };
 
         // The other moves, by a key (low first): a short search's value and the opponent's
-        // replies from 16 empties on, with the patterns the evaluation after the move from
-        // 14 on, fastest first below.
+        // replies from 16 empties on (19 with the patterns), with the patterns the
+        // evaluation after the move from 14 on, fastest first below.
         let corner = self.corners;
         let odd = empties & self.quadrant_squares[self.parity(empties)];
         let reply_weight = self.reply_weight;
@@ -1053,7 +1077,7 @@ impl Solver {
         let mut len = 0;
         let scorer = match &self.eval {
             Some(eval)
-                if self.use_eval && (SORT_BY_EVAL_FROM..SORT_BY_SEARCH_FROM).contains(&n) =>
+                if self.use_eval && (SORT_BY_EVAL_FROM..self.sort_by_search_from).contains(&n) =>
             {
                 Some(Arc::clone(eval))
             }
@@ -1074,7 +1098,7 @@ impl Solver {
                 // Searched already; kept at the front (below any evaluation, whatever the
                 // patterns' weights) only so that its mirror images are dropped below.
                 i32::MIN
-            } else if n >= SORT_BY_SEARCH_FROM {
+            } else if n >= self.sort_by_search_from {
                 // Our evaluation after the move, by a short search, and the opponent's
                 // replies: best first.
                 let depth = if n >= SORT_DEEPER_FROM { 3 } else { 2 };
@@ -1296,7 +1320,11 @@ impl Solver {
         parity: usize,
     ) -> i32 {
         self.count_node();
-        if empties & empties.wrapping_sub(1) == 0 {
+        let rest = empties & empties.wrapping_sub(1);
+        if rest & rest.wrapping_sub(1) == 0 {
+            if rest != 0 {
+                return self.two(p, o, alpha, beta, empties);
+            }
             if empties == 0 {
                 return p.count_ones() as i32 - o.count_ones() as i32;
             }
@@ -1341,6 +1369,45 @@ impl Solver {
             return -self.shallow(o, p, -beta, -alpha, empties, parity);
         }
         margin(p, o, empties.count_ones())
+    }
+
+    /// Two empty squares left (`empties`): each move leaves the last one to
+    /// [`Solver::last`], with no move list and no parity (either order is the same here).
+    /// Nodes are counted as [`Solver::shallow`] would count them.
+    fn two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
+        let x = empties.trailing_zeros() as usize;
+        let y = (empties & (empties - 1)).trailing_zeros() as usize;
+        if let Some(v) = self.two_moves(p, o, beta, x, y) {
+            return v;
+        }
+        // No move: pass if the opponent has one (a node), else the game is over.
+        if let Some(v) = self.two_moves(o, p, -alpha, x, y) {
+            self.count_node();
+            return -v;
+        }
+        margin(p, o, 2)
+    }
+
+    /// The better of `p`'s moves on `x` and `y`, the last two empty squares, or the first
+    /// that reaches `beta`; `None` when neither is legal.
+    fn two_moves(&mut self, p: u64, o: u64, beta: i32, x: usize, y: usize) -> Option<i32> {
+        let mut best = None;
+        for (sq, other) in [(x, y), (y, x)] {
+            if NEIGHBOURS[sq] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            self.count_node();
+            let v = -self.last(o ^ f, p | f | (1u64 << sq), 1u64 << other);
+            if v >= beta {
+                return Some(v);
+            }
+            best = best.max(Some(v));
+        }
+        best
     }
 
     /// Parity: a bit for each quadrant that holds an odd number of `empties` (a move there
@@ -1501,6 +1568,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Plain negamax to the end of the game over the legal moves, passes included.
+    fn negamax(p: u64, o: u64, mask: u64) -> i32 {
+        let legal = moves(p, o, mask);
+        if legal == 0 {
+            if moves(o, p, mask) == 0 {
+                return margin(p, o, (mask & !(p | o)).count_ones());
+            }
+            return -negamax(o, p, mask);
+        }
+        (0..64)
+            .filter(|sq| legal >> sq & 1 == 1)
+            .map(|sq| {
+                let f = flips(p, o, sq);
+                -negamax(o ^ f, p | f | 1 << sq, mask)
+            })
+            .max()
+            .unwrap_or(i32::MIN)
+    }
+
+    #[test]
+    fn two_empties_give_the_exact_score_or_a_bound_on_the_right_side_of_the_window() {
+        // Boards filled at random but for two squares: many positions where one side or
+        // neither can move, which a game seldom reaches.
+        let mut rng = crate::rng::Rng::new(29);
+        let mut outcomes = [0; 3];
+        for n in [4u8, 6, 8] {
+            let mut solver = Solver::new(4);
+            solver.set_size(usize::from(n));
+            let mask = solver.mask;
+            for _ in 0..3000 {
+                let empties = loop {
+                    let e = (1u64 << rng.below(64)) | (1u64 << rng.below(64));
+                    if e.count_ones() == 2 && e & mask == e {
+                        break e;
+                    }
+                };
+                let p = rng.next_u64() & mask & !empties;
+                let o = mask & !p & !empties;
+                let truth = negamax(p, o, mask);
+                let alpha = rng.below(2 * n as usize * n as usize) as i32 - i32::from(n * n);
+                let beta = alpha + 1 + rng.below(8) as i32;
+                let v = solver.two(p, o, alpha, beta, empties);
+                // Fail-soft: inside the window the score itself; outside it, a bound that
+                // the score does not cross.
+                let at = if v <= alpha {
+                    assert!(truth <= v, "{n}x{n}: {truth} above {v} <= {alpha}");
+                    0
+                } else if v >= beta {
+                    assert!(truth >= v, "{n}x{n}: {truth} below {v} >= {beta}");
+                    2
+                } else {
+                    assert_eq!(v, truth, "{n}x{n}, window ({alpha}, {beta})");
+                    1
+                };
+                outcomes[at] += 1;
+                assert_eq!(solver.two(p, o, -99, 99, empties), truth, "{n}x{n}");
+            }
+        }
+        // Each case ran.
+        assert!(outcomes.iter().all(|&k| k > 100), "{outcomes:?}");
     }
 
     #[test]
