@@ -122,9 +122,10 @@ const SORT_DEEPER_FROM: u32 = 19;
 /// With the patterns, from this many empty squares on (below
 /// [`SORT_BY_SEARCH_WITH_PATTERNS_FROM`]), moves are ordered by the evaluation of the
 /// position after them, read from this node's pattern indices updated by the move (no
-/// search), with the opponent's replies and its potential mobility; fastest first below. Fewer nodes for about the same time: FFO
-/// #40–#49 (one thread, another job on the other core, before the principal variation
-/// tried the table's move first) 1,354.9 M nodes and 96.9 s without
+/// search), with the opponent's replies and its potential mobility; fastest first below.
+/// Fewer nodes for about the same time: FFO #40–#49 (one thread, another job on the other
+/// core, before the principal variation tried the table's move first) 1,354.9 M nodes and
+/// 96.9 s without
 /// this band; with it from 15 1,303.0 M and 99.3 s, from 14 1,248.1 M and 95.9 s, from 13
 /// 1,220.4 M and 95.9 s, from 11 1,189.7 M and 103.2 s (evaluation and replies only); with
 /// potential mobility too (16 per square) from 13 1,204.7 M and 94.8 s (32: 1,221.4 M,
