@@ -1571,27 +1571,10 @@ mod tests {
         }
     }
 
-    /// Plain negamax to the end of the game over the legal moves, passes included.
-    fn negamax(p: u64, o: u64, mask: u64) -> i32 {
-        let legal = moves(p, o, mask);
-        if legal == 0 {
-            if moves(o, p, mask) == 0 {
-                return margin(p, o, (mask & !(p | o)).count_ones());
-            }
-            return -negamax(o, p, mask);
-        }
-        (0..64)
-            .filter(|sq| legal >> sq & 1 == 1)
-            .map(|sq| {
-                let f = flips(p, o, sq);
-                -negamax(o ^ f, p | f | 1 << sq, mask)
-            })
-            .max()
-            .unwrap_or(i32::MIN)
-    }
-
     #[test]
     fn two_empties_give_the_exact_score_or_a_bound_on_the_right_side_of_the_window() {
+        use crate::othello::Bitboard;
+        use crate::Color;
         // Boards filled at random but for two squares: many positions where one side or
         // neither can move, which a game seldom reaches.
         let mut rng = crate::rng::Rng::new(29);
@@ -1609,7 +1592,11 @@ mod tests {
                 };
                 let p = rng.next_u64() & mask & !empties;
                 let o = mask & !p & !empties;
-                let truth = negamax(p, o, mask);
+                // Plain minimax over the game's rules (`search`), Black to move.
+                let board =
+                    Board::from_discs(usize::from(n), Bitboard(p), Bitboard(o), Color::Black)
+                        .expect("a board size of 4, 6 or 8");
+                let truth = crate::search::minimax(&board).value;
                 let alpha = rng.below(2 * n as usize * n as usize) as i32 - i32::from(n * n);
                 let beta = alpha + 1 + rng.below(8) as i32;
                 let v = solver.two(p, o, alpha, beta, empties);
