@@ -130,6 +130,20 @@ fn main() {
         std::fs::create_dir_all(&scratch).expect("a scratch folder for Zebra's scripts");
     }
     println!("FFO #{from}-#{to}, one thread, table 2^{bits}");
+    // The instructions the build may use (`.cargo/config.toml` builds for this processor;
+    // `RUSTFLAGS= cargo bench ...` for the x86-64 baseline): the times depend on them.
+    let features = [
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("avx512f", cfg!(target_feature = "avx512f")),
+    ];
+    let on: Vec<&str> = features.iter().filter(|f| f.1).map(|f| f.0).collect();
+    if on.is_empty() {
+        println!("built for the baseline of {}", std::env::consts::ARCH);
+    } else {
+        println!("built with {}", on.join(", "));
+    }
     match &eval {
         Some((path, _)) => println!("ordering by the pattern evaluation {}", path.display()),
         None => println!("ordering by mobility and corners (no --eval)"),
