@@ -60,7 +60,7 @@ pub fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32),
 /// short, corrupt, for another game or board).
 pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games::nn::Net, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("weights {path}: {e}"))?;
-    games::nn::Net::from_bytes_for(&bytes, game, size, games::nn::PLANES)
+    games::nn::Net::from_bytes_for(&bytes, game, size, games::nn::planes_for(game))
         .map_err(|e| format!("weights {path}: {e}"))
 }
 

@@ -384,6 +384,55 @@ fn changes_learning_and_resumes(
 }
 
 #[test]
+fn othello_feature_planes_train_as_the_search_sees_them_and_resume() {
+    let (config, start, _) = small_othello();
+    let with_features = Config {
+        planes: 6,
+        ..config.clone()
+    };
+    let trainer = Trainer::new(start, with_features.clone()).unwrap();
+    assert_eq!(trainer.net.shape().planes, 6);
+    let mut seen = 0;
+    for seed in 0..4 {
+        let game = play(&start, &trainer.net, &with_features, seed);
+        for s in &game.samples {
+            for t in [0, 3, 6] {
+                let mut planes = vec![0.0; 16 * 6];
+                let mut scratch = tools::alphazero::PlaneScratch::default();
+                s.planes::<games::othello::Board>(4, t, 6, &mut scratch, &mut planes);
+                let (mut legal, mut pi) = (vec![false; 17], vec![0.0; 17]);
+                s.targets(4, t, &mut legal, &mut pi);
+                // The side to move's mobility plane is the sample's own legal moves, seen
+                // through the same symmetry, and the stones are where the sample has them.
+                for p in 0..16 {
+                    assert_eq!(planes[p * 6 + 3] == 1.0, legal[p], "{s:?}, t {t}");
+                    let q = games::nn::symmetry(4, t, p);
+                    assert_eq!(planes[q * 6 + usize::from(s.cells[p])], 1.0);
+                }
+                let empties = s.cells.iter().filter(|&&c| c == 2).count();
+                assert_eq!(planes[5] == 1.0, empties % 2 == 1);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 30, "{seen}");
+    // The features change what is learnt from the same games, and a run with them resumes;
+    // the setting is recorded, and more planes than the game has are refused.
+    let learnt = changes_learning_and_resumes(start, &config, &with_features);
+    let err = Trainer::from_bytes(&learnt.to_bytes(), start, config.clone()).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+    let err = Trainer::new(
+        start,
+        Config {
+            planes: 7,
+            ..config
+        },
+    )
+    .unwrap_err();
+    assert!(err.contains("7 input planes: othello takes 3..=6"), "{err}");
+}
+
+#[test]
 fn the_committed_go_checkpoint_of_version_1_still_resumes() {
     // weights/go7.ckp was written before positions kept the search's value.
     let dir = testkit::scratch("az_train_go7");
@@ -444,7 +493,7 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     );
     assert!(checkpoint_path(&dir).exists());
     let weights = std::fs::read(dir.join("weights.net")).unwrap();
-    assert!(games::nn::Net::from_bytes_for(&weights, "tictactoe", Some(3), 3).is_ok());
+    assert!(games::nn::Net::from_bytes_for(&weights, "tictactoe", Some(3), 3..=3).is_ok());
 
     // The same command again would overwrite the run: refused.
     let again = az_train(&[&small[..], &["--generations", "3"]].concat());
@@ -550,6 +599,14 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         (
             az_train(&["--game", "othello", "--dir", d, "--bogus"]),
             "unknown option",
+        ),
+        (
+            az_train(&["--game", "go", "--dir", d, "--features", "1"]),
+            "--features",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--features", "4"]),
+            "--features",
         ),
     ] {
         let err = String::from_utf8(out.stderr).unwrap();

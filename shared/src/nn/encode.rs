@@ -7,11 +7,27 @@ use crate::search::Game;
 use crate::Color;
 
 /// A game a network can play: a square board, three input planes per point (the side to
-/// move's stones, the opponent's, empty: the seed's planes) and one policy output per point
-/// plus one for passing.
+/// move's stones, the opponent's, empty: the seed's planes), optionally a few feature
+/// planes after them, and one policy output per point plus one for passing.
 pub trait Encode: Game {
     /// The game's name in a weights file.
     const NAME: &'static str;
+
+    /// Feature planes the game can add after the three stone planes (0: none). A network
+    /// for the game has from [`PLANES`] to `PLANES + FEATURES` input planes and sees the
+    /// first of the features in order.
+    const FEATURES: usize = 0;
+
+    /// Writes `out` (`[point][extra]`, `extra` ≤ [`Encode::FEATURES`] planes per point)
+    /// from the stones alone: `cells` gives per point 0 for the side to move's stone, 1 for
+    /// the opponent's, 2 for empty. Computed from the stones so that a training sample,
+    /// which keeps only them, is seen as the search sees the position. Features must move
+    /// with the board's symmetries: the features of a transformed board are the
+    /// transformed features.
+    fn features(size: usize, cells: &[u8], extra: usize, out: &mut [f32]) {
+        let _ = (size, cells, extra);
+        out.fill(0.0);
+    }
 
     /// Rows (= columns) of the board.
     fn board_size(&self) -> usize;
@@ -23,8 +39,61 @@ pub trait Encode: Game {
     fn move_index(&self, mv: Self::Move) -> usize;
 }
 
-/// Input planes per point of every [`Encode`] game.
+/// The stone planes every [`Encode`] game gives per point; feature planes
+/// ([`Encode::FEATURES`]) may follow them.
 pub const PLANES: usize = 3;
+
+/// The input planes a network for the game named `name` may have: [`PLANES`], and for
+/// Othello up to its [`Encode::FEATURES`] more.
+pub fn planes_for(name: &str) -> std::ops::RangeInclusive<usize> {
+    if name == <crate::othello::Board as Encode>::NAME {
+        PLANES..=PLANES + <crate::othello::Board as Encode>::FEATURES
+    } else {
+        PLANES..=PLANES
+    }
+}
+
+/// The stone codes of three-plane `planes` (`[point][plane]`): per point 0 for the side to
+/// move's stone, 1 for the opponent's, 2 for empty.
+pub fn cells_of(planes: &[f32], cells: &mut [u8]) {
+    for (cell, one_hot) in cells.iter_mut().zip(planes.chunks(PLANES)) {
+        *cell = one_hot.iter().position(|&x| x == 1.0).unwrap_or(2) as u8;
+    }
+}
+
+/// The `count` input planes per point (`[point][plane]`, [`PLANES`] ≤ `count` ≤ `PLANES +
+/// G::FEATURES`) of a position whose stones are `cells` (as [`cells_of`] codes them), into
+/// `out`; `extra` is scratch space. What a network with `count` planes sees.
+///
+/// # Panics
+///
+/// If `count` is outside that range.
+pub fn planes_of<G: Encode>(
+    size: usize,
+    cells: &[u8],
+    count: usize,
+    extra: &mut Vec<f32>,
+    out: &mut [f32],
+) {
+    assert!(
+        (PLANES..=PLANES + G::FEATURES).contains(&count),
+        "{} planes for {}",
+        count,
+        G::NAME
+    );
+    let more = count - PLANES;
+    extra.clear();
+    extra.resize(cells.len() * more, 0.0);
+    if more > 0 {
+        G::features(size, cells, more, extra);
+    }
+    for (p, &cell) in cells.iter().enumerate() {
+        let o = &mut out[p * count..][..count];
+        o.fill(0.0);
+        o[usize::from(cell.min(2))] = 1.0;
+        o[PLANES..].copy_from_slice(&extra[p * more..][..more]);
+    }
+}
 
 fn one_hot(planes: &mut [f32], point: usize, stone: Option<Color>, me: Color) {
     let cell = &mut planes[point * PLANES..][..PLANES];
@@ -58,6 +127,51 @@ impl Encode for crate::tictactoe::Board {
 
 impl Encode for crate::othello::Board {
     const NAME: &'static str = "othello";
+
+    /// Where the side to move may play, where the opponent could (the two mobilities, which
+    /// a few 3×3 convolutions cannot see along a whole line), and the parity of the empty
+    /// squares (1 everywhere when odd: who plays last in a region decides a lot of endgames).
+    const FEATURES: usize = 3;
+
+    fn features(size: usize, cells: &[u8], extra: usize, out: &mut [f32]) {
+        use crate::othello::{Bitboard, Square};
+        out.fill(0.0);
+        let (mut me, mut them) = (0u64, 0u64);
+        let mut empties = 0;
+        for (p, &cell) in cells.iter().enumerate() {
+            let bit = Square::new(p / size, p % size).bitboard().0;
+            match cell {
+                0 => me |= bit,
+                1 => them |= bit,
+                _ => empties += 1,
+            }
+        }
+        let board = |a: u64, b: u64| {
+            crate::othello::Board::from_discs(size, Bitboard(a), Bitboard(b), Color::Black)
+                .map(|board| board.placements())
+                .unwrap_or_default()
+        };
+        let mine = if extra > 0 {
+            board(me, them)
+        } else {
+            Bitboard(0)
+        };
+        let theirs = if extra > 1 {
+            board(them, me)
+        } else {
+            Bitboard(0)
+        };
+        let odd = if empties % 2 == 1 { 1.0 } else { 0.0 };
+        for (p, o) in out.chunks_mut(extra).enumerate() {
+            let sq = Square::new(p / size, p % size);
+            let values = [
+                f32::from(u8::from(mine.contains(sq))),
+                f32::from(u8::from(theirs.contains(sq))),
+                odd,
+            ];
+            o.copy_from_slice(&values[..extra]);
+        }
+    }
 
     fn board_size(&self) -> usize {
         self.size()
@@ -169,6 +283,10 @@ pub struct Inference<'a> {
     /// One view's logits in the position's own move order, and its softmax.
     view_logits: Vec<f32>,
     view_policy: Vec<f32>,
+    /// For a network with feature planes: the stone planes, their codes, the features.
+    stones: Vec<f32>,
+    cells: Vec<u8>,
+    extra: Vec<f32>,
 }
 
 impl<'a> Inference<'a> {
@@ -184,6 +302,9 @@ impl<'a> Inference<'a> {
             planes: Vec::new(),
             view_logits: Vec::new(),
             view_policy: Vec::new(),
+            stones: Vec::new(),
+            cells: Vec::new(),
+            extra: Vec::new(),
         }
     }
 
@@ -204,7 +325,7 @@ impl<'a> Inference<'a> {
         let shape = net.shape();
         Inference {
             views,
-            planes: vec![0.0; shape.points() * PLANES],
+            planes: vec![0.0; shape.points() * shape.planes],
             view_logits: vec![0.0; shape.outputs()],
             view_policy: vec![0.0; shape.outputs()],
             ..Inference::new(net)
@@ -227,15 +348,20 @@ impl<'a> Inference<'a> {
         for &mv in moves {
             self.legal[game.move_index(mv)] = true;
         }
+        let count = self.net.shape().planes;
         if matches!(self.views, Views::Plain) {
-            game.encode(&mut self.act.input);
+            let mut input = std::mem::take(&mut self.act.input);
+            self.encode(game, &mut input);
+            self.act.input = input;
             self.net.forward(&mut self.act);
             masked_softmax(&self.act.logits, &self.legal, &mut self.policy);
             return (&self.policy, self.act.value);
         }
         let size = game.board_size();
         let points = size * size;
-        game.encode(&mut self.planes);
+        let mut planes = std::mem::take(&mut self.planes);
+        self.encode(game, &mut planes);
+        self.planes = planes;
         self.policy.fill(0.0);
         let mut value = 0.0;
         let all = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -251,8 +377,8 @@ impl<'a> Inference<'a> {
         for &t in views {
             for p in 0..points {
                 let q = symmetry(size, t, p);
-                self.act.input[q * PLANES..][..PLANES]
-                    .copy_from_slice(&self.planes[p * PLANES..][..PLANES]);
+                self.act.input[q * count..][..count]
+                    .copy_from_slice(&self.planes[p * count..][..count]);
             }
             self.net.forward(&mut self.act);
             for (i, z) in self.view_logits.iter_mut().enumerate() {
@@ -265,6 +391,22 @@ impl<'a> Inference<'a> {
             value += self.act.value * share;
         }
         (&self.policy, value)
+    }
+
+    /// The network's input planes for `game` into `out`: the stone planes, and the
+    /// features when the network has more planes than those.
+    fn encode<G: Encode>(&mut self, game: &G, out: &mut [f32]) {
+        let count = self.net.shape().planes;
+        if count == PLANES {
+            game.encode(out);
+            return;
+        }
+        let size = game.board_size();
+        self.stones.resize(size * size * PLANES, 0.0);
+        self.cells.resize(size * size, 2);
+        game.encode(&mut self.stones);
+        cells_of(&self.stones, &mut self.cells);
+        planes_of::<G>(size, &self.cells, count, &mut self.extra, out);
     }
 }
 

@@ -18,7 +18,7 @@
 //! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16, value_channels: 1 };
 //! let net = Net::random(shape, 1).unwrap();
 //! let bytes = net.to_bytes("tictactoe");
-//! let again = Net::from_bytes_for(&bytes, "tictactoe", Some(3), PLANES).unwrap();
+//! let again = Net::from_bytes_for(&bytes, "tictactoe", Some(3), PLANES..=PLANES).unwrap();
 //! assert_eq!(again, net);
 //!
 //! let tree = Tree::search(&Board::new(3).unwrap(), Settings::default(), &mut Inference::new(&net));
@@ -29,7 +29,7 @@ mod encode;
 mod net;
 mod weights;
 
-pub use encode::{symmetry, Encode, Inference, PLANES};
+pub use encode::{cells_of, planes_for, planes_of, symmetry, Encode, Inference, PLANES};
 pub use net::{
     conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
     MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_VALUE_CHANNELS, MAX_WIDTH,
@@ -131,6 +131,120 @@ mod tests {
             found.sort_unstable();
             assert_eq!(moved, found, "symmetry {t}");
         }
+    }
+
+    /// The six planes a network with all of Othello's features sees for `board`.
+    fn othello_planes(board: &crate::othello::Board) -> Vec<f32> {
+        let n = board.size();
+        let mut stones = vec![0.0; n * n * PLANES];
+        board.encode(&mut stones);
+        let mut cells = vec![0; n * n];
+        cells_of(&stones, &mut cells);
+        let count = PLANES + <crate::othello::Board as Encode>::FEATURES;
+        let mut out = vec![0.0; n * n * count];
+        planes_of::<crate::othello::Board>(n, &cells, count, &mut Vec::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn othello_features_are_the_two_mobilities_and_the_parity_and_move_with_the_board() {
+        let mut board = crate::othello::Board::new(6).unwrap();
+        let mut checked = 0;
+        for k in 0..40 {
+            if board.is_game_over() {
+                break;
+            }
+            let n = board.size();
+            let planes = othello_planes(&board);
+            let mut other = board;
+            other.set_side_to_move(board.side_to_move().opponent());
+            let empties = board.empties().count();
+            for p in 0..n * n {
+                let sq = crate::othello::Square::new(p / n, p % n);
+                let cell = &planes[p * 6..][..6];
+                let mut stones = vec![0.0; n * n * PLANES];
+                board.encode(&mut stones);
+                assert_eq!(cell[..3], stones[p * 3..][..3], "ply {k}, {sq}: the stones");
+                assert_eq!(
+                    cell[3] == 1.0,
+                    board.placements().contains(sq),
+                    "ply {k}, {sq}"
+                );
+                assert_eq!(
+                    cell[4] == 1.0,
+                    other.placements().contains(sq),
+                    "ply {k}, {sq}"
+                );
+                assert_eq!(cell[5] == 1.0, empties % 2 == 1, "ply {k}: parity");
+            }
+            checked += usize::from(other.placements().count() > 0);
+            for t in 0..8 {
+                let moved = othello_planes(&image(&board, t));
+                for p in 0..n * n {
+                    let q = symmetry(n, t, p);
+                    assert_eq!(moved[q * 6..][..6], planes[p * 6..][..6], "ply {k}, t {t}");
+                }
+            }
+            let moves = board.legal_moves();
+            board = board.after(moves[(k * 7) % moves.len()]).unwrap();
+        }
+        assert!(checked > 20, "the opponent's mobility was seen: {checked}");
+        // Fewer features: the first ones, in order.
+        let mut cells = vec![2; 36];
+        let (mut some, mut all) = (vec![0.0; 36 * 4], vec![0.0; 36 * 6]);
+        cells[14] = 0;
+        cells[15] = 1;
+        planes_of::<crate::othello::Board>(6, &cells, 4, &mut Vec::new(), &mut some);
+        planes_of::<crate::othello::Board>(6, &cells, 6, &mut Vec::new(), &mut all);
+        for p in 0..36 {
+            assert_eq!(some[p * 4..][..4], all[p * 6..][..4]);
+        }
+        assert_eq!(planes_for("othello"), 3..=6);
+        assert_eq!(planes_for("go"), 3..=3);
+    }
+
+    #[test]
+    fn a_network_with_features_sees_them_through_every_view() {
+        let shape = Shape {
+            planes: 6,
+            ..shape(6)
+        };
+        let net = Net::random(shape, 11).unwrap();
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for k in 0..9 {
+            let moves = board.legal_moves();
+            board = board.after(moves[k % moves.len()]).unwrap();
+        }
+        // The plain evaluation is the forward pass over the six planes.
+        let mut act = Activations::new(&shape);
+        act.input.copy_from_slice(&othello_planes(&board));
+        net.forward(&mut act);
+        let moves = board.legal_moves();
+        let (_, value) = Inference::new(&net).policy_value(&board, &moves);
+        assert_eq!(value, act.value);
+        // The eight views agree on every image of the position.
+        let mut averaged = Inference::averaged(&net);
+        let (_, value) = averaged.policy_value(&board, &moves);
+        for t in 0..8 {
+            let image = image(&board, t);
+            let (_, v) = averaged.policy_value(&image, &image.legal_moves());
+            assert!(
+                (v - value).abs() < 1e-5,
+                "symmetry {t}: {v} against {value}"
+            );
+        }
+        // And a weights file with six planes loads for Othello, not for Go.
+        let bytes = net.to_bytes("othello");
+        assert!(Net::from_bytes_for(&bytes, "othello", Some(6), planes_for("othello")).is_ok());
+        let seven = Net::random(Shape { planes: 7, ..shape }, 1)
+            .unwrap()
+            .to_bytes("othello");
+        let err =
+            Net::from_bytes_for(&seven, "othello", Some(6), planes_for("othello")).unwrap_err();
+        assert!(
+            err.to_string().contains("with 7 planes, not 6x6 with 3-6"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -236,14 +350,14 @@ mod tests {
         nan.params[3] = f32::NAN;
         assert_eq!(err(&nan.to_bytes("tictactoe")), WeightsError::NotFinite(3));
 
-        let wrong = Net::from_bytes_for(&bytes, "othello", Some(3), PLANES).unwrap_err();
+        let wrong = Net::from_bytes_for(&bytes, "othello", Some(3), PLANES..=PLANES).unwrap_err();
         assert!(
             wrong
                 .to_string()
                 .contains("weights for tictactoe, not othello"),
             "{wrong}"
         );
-        let size = Net::from_bytes_for(&bytes, "tictactoe", Some(4), PLANES).unwrap_err();
+        let size = Net::from_bytes_for(&bytes, "tictactoe", Some(4), PLANES..=PLANES).unwrap_err();
         assert!(matches!(size, WeightsError::Shape(_)), "{size}");
     }
 

@@ -238,8 +238,9 @@ impl Net {
         Ok((net, game))
     }
 
-    /// [`Net::from_bytes`] for a caller that plays `game` with `planes` input planes, on a
-    /// `size`×`size` board (`None`: whatever size the file is for).
+    /// [`Net::from_bytes`] for a caller that plays `game` with a number of input planes in
+    /// `planes` ([`crate::nn::planes_for`] gives the game's), on a `size`×`size` board
+    /// (`None`: whatever size the file is for).
     ///
     /// # Errors
     ///
@@ -249,7 +250,7 @@ impl Net {
         bytes: &[u8],
         game: &str,
         size: Option<usize>,
-        planes: usize,
+        planes: std::ops::RangeInclusive<usize>,
     ) -> Result<Net, WeightsError> {
         let (net, found) = Net::from_bytes(bytes)?;
         if found != game {
@@ -260,7 +261,12 @@ impl Net {
         }
         let s = net.shape();
         let size = size.unwrap_or(s.size);
-        if s.size != size || s.planes != planes {
+        if s.size != size || !planes.contains(&s.planes) {
+            let planes = if planes.start() == planes.end() {
+                planes.start().to_string()
+            } else {
+                format!("{}-{}", planes.start(), planes.end())
+            };
             return Err(WeightsError::Shape(format!(
                 "the file is for a {0}x{0} board with {1} planes, not {2}x{2} with {3}",
                 s.size, s.planes, size, planes

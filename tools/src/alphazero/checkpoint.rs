@@ -22,7 +22,7 @@
 //! Everything is little-endian.
 
 use super::{ownership_params, Config, Sample, Trainer};
-use games::nn::{fnv1a, Encode, Net, WeightsError, PLANES};
+use games::nn::{fnv1a, Encode, Net, WeightsError};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::Path;
@@ -322,8 +322,13 @@ where
                 CheckpointError::Corrupt("the network does not fit in the file".into())
             })?;
         let size = start.board_size();
-        let net = Net::from_bytes_for(r.take(len, "network")?, G::NAME, Some(size), PLANES)
-            .map_err(CheckpointError::Weights)?;
+        let net = Net::from_bytes_for(
+            r.take(len, "network")?,
+            G::NAME,
+            Some(size),
+            games::nn::planes_for(G::NAME),
+        )
+        .map_err(CheckpointError::Weights)?;
         if net.shape() != &config.shape(size) {
             return Err(CheckpointError::Mismatch(
                 "the network's shape is not the settings' shape".into(),

@@ -22,7 +22,7 @@ mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
 pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, Scratch};
-pub use selfplay::{dirichlet, play, Played, Sample};
+pub use selfplay::{dirichlet, play, PlaneScratch, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
 use games::rng::{mix, Rng};
@@ -40,6 +40,9 @@ pub struct Config {
     pub hidden: usize,
     /// Value head channels (the 1×1 convolution's outputs): AlphaZero's 1 by default.
     pub value_channels: usize,
+    /// Input planes: the 3 stone planes, and as many of the game's feature planes
+    /// ([`Encode::FEATURES`]) as this is above 3. 3 by default (AlphaZero's raw board).
+    pub planes: usize,
     /// PUCT simulations per self-play move (per full search, when
     /// [`Config::fast_simulations`] is set).
     pub simulations: u32,
@@ -99,6 +102,7 @@ impl Config {
             blocks: 2,
             hidden: 64,
             value_channels: 1,
+            planes: PLANES,
             simulations: 100,
             fast_simulations: 0,
             full_share: 0.25,
@@ -176,7 +180,7 @@ impl Config {
     pub fn shape(&self, size: usize) -> Shape {
         Shape {
             size,
-            planes: PLANES,
+            planes: self.planes,
             width: self.width,
             blocks: self.blocks,
             hidden: self.hidden,
@@ -197,6 +201,9 @@ impl std::fmt::Debug for Config {
             .field("hidden", &self.hidden);
         if self.value_channels != 1 {
             s.field("value_channels", &self.value_channels);
+        }
+        if self.planes != PLANES {
+            s.field("planes", &self.planes);
         }
         s.field("simulations", &self.simulations);
         if self.fast_simulations > 0 {
@@ -328,6 +335,15 @@ where
     ///
     /// A message if the network shape is outside the limits.
     pub fn new(start: G, config: Config) -> Result<Trainer<G>, String> {
+        if !(PLANES..=PLANES + G::FEATURES).contains(&config.planes) {
+            return Err(format!(
+                "{} input planes: {} takes {}..={}",
+                config.planes,
+                G::NAME,
+                PLANES,
+                PLANES + G::FEATURES
+            ));
+        }
         let shape = config.shape(start.board_size());
         let net = Net::random(shape, mix(config.seed ^ 0x006e_6574)).map_err(|e| e.to_string())?;
         let velocity = vec![0.0; net.params.len()];
@@ -460,9 +476,10 @@ where
                         let mut legal = vec![false; shape.outputs()];
                         let mut pi = vec![0.0; shape.outputs()];
                         let mut loss = Loss::default();
+                        let mut planes = PlaneScratch::default();
                         for &(i, t) in part {
                             let sample = &window[i];
-                            sample.planes(size, t, &mut act.input);
+                            sample.planes::<G>(size, t, shape.planes, &mut planes, &mut act.input);
                             sample.targets(size, t, &mut legal, &mut pi);
                             let own = (!head.is_empty() && sample.ownership(size, t, &mut target))
                                 .then(|| Ownership {

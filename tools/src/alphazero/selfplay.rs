@@ -4,8 +4,15 @@
 
 use super::Config;
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
-use games::nn::{symmetry, Encode, Inference, Net, PLANES};
+use games::nn::{cells_of, planes_of, symmetry, Encode, Inference, Net, PLANES};
 use games::rng::Rng;
+
+/// Space [`Sample::planes`] reuses for a network with feature planes.
+#[derive(Clone, Debug, Default)]
+pub struct PlaneScratch {
+    cells: Vec<u8>,
+    extra: Vec<f32>,
+}
 
 /// One training position: what the network sees and what it should have said.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,12 +41,31 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// Writes the sample's input planes, seen through symmetry `t`, into `planes`.
-    pub fn planes(&self, size: usize, t: usize, planes: &mut [f32]) {
-        planes.fill(0.0);
-        for (p, &cell) in self.cells.iter().enumerate() {
-            planes[symmetry(size, t, p) * PLANES + usize::from(cell)] = 1.0;
+    /// Writes the sample's input planes for a network with `count` planes (the stone
+    /// planes, then `count - 3` of the game's features), seen through symmetry `t`, into
+    /// `planes`; `scratch` is reused space.
+    pub fn planes<G: Encode>(
+        &self,
+        size: usize,
+        t: usize,
+        count: usize,
+        scratch: &mut PlaneScratch,
+        planes: &mut [f32],
+    ) {
+        if count == PLANES {
+            planes.fill(0.0);
+            for (p, &cell) in self.cells.iter().enumerate() {
+                planes[symmetry(size, t, p) * PLANES + usize::from(cell)] = 1.0;
+            }
+            return;
         }
+        // The features move with the board, so the image's features are computed from the
+        // image's stones.
+        scratch.cells.resize(self.cells.len(), 2);
+        for (p, &cell) in self.cells.iter().enumerate() {
+            scratch.cells[symmetry(size, t, p)] = cell;
+        }
+        planes_of::<G>(size, &scratch.cells, count, &mut scratch.extra, planes);
     }
 
     /// The value target on a board of `points` points: `(1 − q_share) · r + q_share · q`,
@@ -247,9 +273,7 @@ fn sample_of<G: Encode>(
         owner: Vec::new(),
     };
     game.encode(planes);
-    for (cell, one_hot) in sample.cells.iter_mut().zip(planes.chunks(PLANES)) {
-        *cell = one_hot.iter().position(|&x| x == 1.0).unwrap_or(2) as u8;
-    }
+    cells_of(planes, &mut sample.cells);
     for (&m, &v) in legal_moves.iter().zip(visits) {
         let i = game.move_index(m);
         sample.legal[i] = true;

@@ -44,6 +44,10 @@ Settings (defaults depend on the game; `--show` prints them):
                                         value head units
   --value-channels N  the value head's 1x1 convolution: N channels (1..32; default 1, as
                       AlphaZero), so that its dense layers see N numbers per point
+  --features N        input planes beyond the 3 stone planes (AlphaZero's raw board,
+                      the default 0): for othello up to 3, in this order: where the side
+                      to move may play, where the opponent could, the parity of the
+                      empty squares (written in the weights file's shape)
   --simulations N --c-puct C            the self-play search
   --fast-simulations N --full-share P   playout cap randomisation (KataGo): a move's
                       search is full (--simulations, root noise, kept for training) with
@@ -164,6 +168,11 @@ fn parse() -> Result<Run, String> {
             "--width" => c.width = cli::value(&flag, it.next(), |&n| (1..=256).contains(&n))?,
             "--blocks" => c.blocks = cli::value(&flag, it.next(), |&n| n <= 20)?,
             "--hidden" => c.hidden = cli::value(&flag, it.next(), |&n| (1..=1024).contains(&n))?,
+            "--features" => {
+                let most = games::nn::planes_for(&run.game).end() - games::nn::PLANES;
+                let n: usize = cli::value(&flag, it.next(), |&n| n <= most)?;
+                c.planes = games::nn::PLANES + n;
+            }
             "--value-channels" => {
                 c.value_channels = cli::value(&flag, it.next(), |&n| {
                     (1..=games::nn::MAX_VALUE_CHANNELS).contains(&n)
@@ -520,7 +529,7 @@ where
             &bytes,
             G::NAME,
             Some(start.board_size()),
-            games::nn::PLANES,
+            games::nn::planes_for(G::NAME),
         )
         .map_err(|e| format!("{}: {e}", weights.display()))?;
         let clock = Instant::now();
