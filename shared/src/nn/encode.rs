@@ -135,7 +135,6 @@ impl Encode for crate::othello::Board {
 
     fn features(size: usize, cells: &[u8], extra: usize, out: &mut [f32]) {
         use crate::othello::{Bitboard, Square};
-        out.fill(0.0);
         let (mut me, mut them) = (0u64, 0u64);
         let mut empties = 0;
         for (p, &cell) in cells.iter().enumerate() {
@@ -146,22 +145,13 @@ impl Encode for crate::othello::Board {
                 _ => empties += 1,
             }
         }
-        let board = |a: u64, b: u64| {
+        let placements = |a: u64, b: u64| {
             crate::othello::Board::from_discs(size, Bitboard(a), Bitboard(b), Color::Black)
                 .map(|board| board.placements())
                 .unwrap_or_default()
         };
-        let mine = if extra > 0 {
-            board(me, them)
-        } else {
-            Bitboard(0)
-        };
-        let theirs = if extra > 1 {
-            board(them, me)
-        } else {
-            Bitboard(0)
-        };
-        let odd = if empties % 2 == 1 { 1.0 } else { 0.0 };
+        let (mine, theirs) = (placements(me, them), placements(them, me));
+        let odd = f32::from(u8::from(empties % 2 == 1));
         for (p, o) in out.chunks_mut(extra).enumerate() {
             let sq = Square::new(p / size, p % size);
             let values = [

@@ -159,11 +159,11 @@ mod tests {
             let mut other = board;
             other.set_side_to_move(board.side_to_move().opponent());
             let empties = board.empties().count();
+            let mut stones = vec![0.0; n * n * PLANES];
+            board.encode(&mut stones);
             for p in 0..n * n {
                 let sq = crate::othello::Square::new(p / n, p % n);
                 let cell = &planes[p * 6..][..6];
-                let mut stones = vec![0.0; n * n * PLANES];
-                board.encode(&mut stones);
                 assert_eq!(cell[..3], stones[p * 3..][..3], "ply {k}, {sq}: the stones");
                 assert_eq!(
                     cell[3] == 1.0,
