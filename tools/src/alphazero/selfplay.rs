@@ -52,13 +52,6 @@ impl Sample {
         scratch: &mut PlaneScratch,
         planes: &mut [f32],
     ) {
-        if count == PLANES {
-            planes.fill(0.0);
-            for (p, &cell) in self.cells.iter().enumerate() {
-                planes[symmetry(size, t, p) * PLANES + usize::from(cell)] = 1.0;
-            }
-            return;
-        }
         // The features move with the board, so the image's features are computed from the
         // image's stones.
         scratch.cells.resize(self.cells.len(), 2);
