@@ -788,6 +788,92 @@ fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() 
 }
 
 #[test]
+fn a_game_against_the_solver_names_the_agents_moves_that_changed_the_result() {
+    use games::othello::Board;
+    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    use tools::alphazero::exact::{greedy, versus_solver, Slip};
+    // The exact margin of each move by plain alpha-beta over the Game trait, not by the
+    // endgame solver that `versus_solver` asks.
+    let value = |b: &Board, mv| -alpha_beta(&b.after(mv).unwrap(), FULL_WINDOW).value;
+    let mut solver = games::endgame::Solver::new(20);
+    let mut rng = games::rng::Rng::new(11);
+    let (mut games_played, mut slips_seen) = (0, 0);
+    for j in benchmark()
+        .iter()
+        .filter(|j| j.position.empties().count() == 10)
+        .take(8)
+    {
+        for agent_side in [games::Color::Black, games::Color::White] {
+            let mut greedy_agent = |b: &Board| greedy(b, &mut rng);
+            let mut solves = 0;
+            let played = versus_solver(
+                &j.position,
+                agent_side,
+                &mut greedy_agent,
+                &mut solver,
+                &mut |_, _, _| solves += 1,
+            );
+            assert!(solves >= 2, "the solver moved and said so");
+            // Replay: before and after every move of the agent.
+            let mut board = j.position;
+            let mut expected = Vec::new();
+            let mut start_value = None;
+            for (i, &mv) in played.moves.iter().enumerate() {
+                if board.side_to_move() == agent_side {
+                    let before = board
+                        .legal_moves()
+                        .into_iter()
+                        .map(|m| value(&board, m))
+                        .max()
+                        .unwrap();
+                    start_value.get_or_insert(before);
+                    let after = value(&board, mv);
+                    if after != before {
+                        expected.push(Slip {
+                            number: i + 1,
+                            mv,
+                            empties: board.empties().count(),
+                            before,
+                            after,
+                        });
+                    }
+                } else {
+                    let best = board
+                        .legal_moves()
+                        .into_iter()
+                        .map(|m| value(&board, m))
+                        .max();
+                    assert_eq!(Some(value(&board, mv)), best, "the solver plays perfectly");
+                    start_value.get_or_insert(-best.unwrap());
+                }
+                board = board.after(mv).unwrap();
+            }
+            assert!(board.is_game_over());
+            let black = if board.side_to_move() == games::Color::Black {
+                board.final_margin()
+            } else {
+                -board.final_margin()
+            };
+            assert_eq!(played.margin, black);
+            assert_eq!(played.slips, expected, "{}", j.position);
+            assert_eq!(Some(played.start_value), start_value);
+            let agent_margin = if agent_side == games::Color::Black {
+                black
+            } else {
+                -black
+            };
+            let lost: i32 = played.slips.iter().map(|s| s.after - s.before).sum();
+            assert_eq!(played.start_value + lost, agent_margin);
+            games_played += 1;
+            slips_seen += played.slips.len();
+        }
+    }
+    assert_eq!(games_played, 16);
+    // Greedy play against perfect play gives results away: the check saw some.
+    assert!(slips_seen >= 5, "{slips_seen} slips");
+}
+
+#[test]
 fn bad_benchmark_lines_name_the_line() {
     use tools::alphazero::exact::read_othello_positions;
     let good = "--------------OX----XO-------------- X";

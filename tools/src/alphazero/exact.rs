@@ -392,3 +392,119 @@ pub fn obf_cells(board: &games::othello::Board) -> String {
     });
     out
 }
+
+/// A move of the agent in [`versus_solver`] that changed the game's exact result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slip {
+    /// The move's number in the game (1 for the first move from the start).
+    pub number: usize,
+    /// The move.
+    pub mv: games::othello::Move,
+    /// Empty squares before it.
+    pub empties: u32,
+    /// The agent's final disc margin under perfect play from then on, before the move and
+    /// after it.
+    pub before: i32,
+    /// See `before`.
+    pub after: i32,
+}
+
+/// A game of an agent against the exact solver ([`versus_solver`]).
+#[derive(Clone, Debug)]
+pub struct SolverGame {
+    /// Every move from the start, passes included.
+    pub moves: Vec<games::othello::Move>,
+    /// The final margin for Black (empty squares counted for the winner).
+    pub margin: i32,
+    /// The agent's exact final margin at the start (perfect play by both from there).
+    pub start_value: i32,
+    /// The agent's moves that changed its exact final margin, in order: the sum of their
+    /// changes is its final margin minus `start_value`, since the solver's moves keep it.
+    pub slips: Vec<Slip>,
+}
+
+/// Plays `agent` (the `agent_side`) against perfect play from `start` to the end and tells
+/// which of the agent's moves changed the exact result. Each of the solver's solves gives
+/// the exact margin before its move, which its move keeps; the next solve tells what the
+/// agent's move in between made of it. So the only solve beyond the solver's own is the
+/// start's when the agent moves first. `on_solve(board, score, seconds)` hears of every
+/// solve (progress).
+///
+/// # Panics
+///
+/// If `agent` makes an illegal move.
+pub fn versus_solver(
+    start: &games::othello::Board,
+    agent_side: games::Color,
+    agent: &mut dyn FnMut(&games::othello::Board) -> games::othello::Move,
+    solver: &mut games::endgame::Solver,
+    on_solve: &mut dyn FnMut(&games::othello::Board, i32, f64),
+) -> SolverGame {
+    let mut solve = |board: &games::othello::Board| {
+        let clock = std::time::Instant::now();
+        let solution = solver.solve(board);
+        on_solve(board, solution.score, clock.elapsed().as_secs_f64());
+        solution
+    };
+    let mut board = *start;
+    let mut moves = Vec::new();
+    let mut slips = Vec::new();
+    // The agent's exact margin in the current position once a solve has told it, and the
+    // agent's last move with the margin before it, until the next solve tells the margin
+    // after it.
+    let mut known = None;
+    let mut pending: Option<(usize, games::othello::Move, u32, i32)> = None;
+    let mut start_value = None;
+    let mut settle = |pending: &mut Option<(usize, games::othello::Move, u32, i32)>, after| {
+        if let Some((number, mv, empties, before)) = pending.take() {
+            if before != after {
+                slips.push(Slip {
+                    number,
+                    mv,
+                    empties,
+                    before,
+                    after,
+                });
+            }
+        }
+    };
+    while !board.is_game_over() {
+        let mv = if board.side_to_move() == agent_side {
+            let before = match known {
+                Some(v) => v,
+                None => solve(&board).score,
+            };
+            start_value.get_or_insert(before);
+            let mv = agent(&board);
+            pending = Some((moves.len() + 1, mv, board.empties().count(), before));
+            known = None;
+            mv
+        } else {
+            let solution = solve(&board);
+            start_value.get_or_insert(-solution.score);
+            settle(&mut pending, -solution.score);
+            known = Some(-solution.score);
+            solution.pv[0]
+        };
+        moves.push(mv);
+        board = board.after(mv).expect("the players make legal moves");
+    }
+    let last = board.final_margin();
+    let margin = if board.side_to_move() == games::Color::Black {
+        last
+    } else {
+        -last
+    };
+    let agent_margin = if agent_side == games::Color::Black {
+        margin
+    } else {
+        -margin
+    };
+    settle(&mut pending, agent_margin);
+    SolverGame {
+        moves,
+        margin,
+        start_value: start_value.unwrap_or(agent_margin),
+        slips,
+    }
+}

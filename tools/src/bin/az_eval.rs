@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tools::alphazero::exact::{greedy, policy_move, read_othello_positions, Judged};
+use tools::alphazero::exact::{greedy, policy_move, read_othello_positions, versus_solver, Judged};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -32,7 +32,8 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       work), netrandN through one drawn at random per evaluation
   --threads T         positions measured in parallel (default 2)
   --versus-solver     also play the trained network + MCTS (--simulations) from the start
-                      against the exact solver, as White and as Black
+                      against the exact solver, as White and as Black, and name the
+                      agent's moves that changed its exact result (margin before, after)
   --versus-playouts N also play N games (colours alternating) of the trained network +
                       MCTS against playout MCTS, both with --seconds per move
   --simulations N     MCTS simulations for --versus-solver and --explain (default 400)
@@ -442,21 +443,6 @@ fn moves_text(moves: &[Move]) -> String {
         .join(" ")
 }
 
-/// The exact solver as a player: the first move of its principal variation.
-fn solver_player<'a>(solver: &'a mut Solver) -> Player<'a> {
-    Box::new(move |b: &Board| {
-        let clock = Instant::now();
-        let solution = solver.solve(b);
-        eprintln!(
-            "az_eval: solver at {} empties: {:+} in {:.1} s",
-            b.empties().count(),
-            solution.score,
-            clock.elapsed().as_secs_f64()
-        );
-        solution.pv[0]
-    })
-}
-
 /// How a network player sees each position: as it is (`net`, `policy`), through the
 /// board's 8 symmetries averaged (`netavgN`, `policyavg`), or through one drawn at random
 /// per evaluation (`netrandN`); `--views` sets it for the agent of the whole games.
@@ -674,7 +660,7 @@ fn evaluate() -> Result<String, String> {
             "\nAgainst the exact solver (net + MCTS {}; the exact result of 6x6 is White by 4):\n",
             run.simulations
         );
-        for agent_black in [false, true] {
+        for agent_side in [Color::White, Color::Black] {
             let mut solver = Solver::new(24);
             let mut agent = mcts(
                 Settings {
@@ -685,24 +671,56 @@ fn evaluate() -> Result<String, String> {
                 Budget::Iterations,
                 run.keep_trees,
             );
-            let mut exact = solver_player(&mut solver);
-            let (margin, moves) = if agent_black {
-                game(&mut agent, &mut exact)
-            } else {
-                game(&mut exact, &mut agent)
-            };
+            let played = versus_solver(
+                &Board::new(6).expect("6x6"),
+                agent_side,
+                &mut agent,
+                &mut solver,
+                &mut |b, score, seconds| {
+                    eprintln!(
+                        "az_eval: solver at {} empties: {score:+} in {seconds:.1} s",
+                        b.empties().count()
+                    );
+                },
+            );
+            let margin = played.margin;
             let _ = writeln!(
                 out,
-                "- agent as {}: Black {:+} ({}) — {}",
-                if agent_black { "Black" } else { "White" },
+                "- agent as {agent_side}: Black {:+} ({}) — {}",
                 margin,
                 if margin == 0 {
                     "draw".to_string()
                 } else {
                     format!("{} wins", if margin > 0 { "Black" } else { "White" })
                 },
-                moves_text(&moves)
+                moves_text(&played.moves)
             );
+            let _ = if played.slips.is_empty() {
+                writeln!(
+                    out,
+                    "  - every move of the agent kept its exact result, {:+}",
+                    played.start_value
+                )
+            } else {
+                writeln!(
+                    out,
+                    "  - the agent's moves that changed its exact result ({:+} at the start): {}",
+                    played.start_value,
+                    played
+                        .slips
+                        .iter()
+                        .map(|s| format!(
+                            "{}. {} at {} empties, {:+} → {:+}",
+                            s.number,
+                            moves_text(&[s.mv]),
+                            s.empties,
+                            s.before,
+                            s.after
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            };
         }
     }
     if run.versus_playouts > 0 {
