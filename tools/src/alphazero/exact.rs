@@ -450,22 +450,14 @@ pub fn versus_solver(
     let mut moves = Vec::new();
     let mut slips = Vec::new();
     // The agent's exact margin in the current position once a solve has told it, and the
-    // agent's last move with the margin before it, until the next solve tells the margin
-    // after it.
+    // agent's last move with the margin before it (`after` not yet known), until the next
+    // solve tells the margin after it.
     let mut known = None;
-    let mut pending: Option<(usize, games::othello::Move, u32, i32)> = None;
+    let mut pending: Option<Slip> = None;
     let mut start_value = None;
-    let mut settle = |pending: &mut Option<(usize, games::othello::Move, u32, i32)>, after| {
-        if let Some((number, mv, empties, before)) = pending.take() {
-            if before != after {
-                slips.push(Slip {
-                    number,
-                    mv,
-                    empties,
-                    before,
-                    after,
-                });
-            }
+    let mut settle = |pending: Option<Slip>, after| {
+        if let Some(slip) = pending.filter(|s| s.before != after) {
+            slips.push(Slip { after, ..slip });
         }
     };
     while !board.is_game_over() {
@@ -476,31 +468,38 @@ pub fn versus_solver(
             };
             start_value.get_or_insert(before);
             let mv = agent(&board);
-            pending = Some((moves.len() + 1, mv, board.empties().count(), before));
+            pending = Some(Slip {
+                number: moves.len() + 1,
+                mv,
+                empties: board.empties().count(),
+                before,
+                after: before,
+            });
             known = None;
             mv
         } else {
             let solution = solve(&board);
             start_value.get_or_insert(-solution.score);
-            settle(&mut pending, -solution.score);
+            settle(pending.take(), -solution.score);
             known = Some(-solution.score);
             solution.pv[0]
         };
         moves.push(mv);
         board = board.after(mv).expect("the players make legal moves");
     }
+    // The final margin for the side to move at the end, for the agent, and for Black.
     let last = board.final_margin();
-    let margin = if board.side_to_move() == games::Color::Black {
+    let agent_margin = if board.side_to_move() == agent_side {
         last
     } else {
         -last
     };
-    let agent_margin = if agent_side == games::Color::Black {
-        margin
+    let margin = if agent_side == games::Color::Black {
+        agent_margin
     } else {
-        -margin
+        -agent_margin
     };
-    settle(&mut pending, agent_margin);
+    settle(pending.take(), agent_margin);
     SolverGame {
         moves,
         margin,
