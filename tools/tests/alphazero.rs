@@ -874,6 +874,33 @@ fn a_game_against_the_solver_names_the_agents_moves_that_changed_the_result() {
 }
 
 #[test]
+fn the_final_margin_is_told_for_either_side_whoever_is_to_move() {
+    use games::othello::{Bitboard, Board};
+    use games::Color::{Black, White};
+    use tools::alphazero::exact::final_margin_for;
+    let squares: Vec<u64> = Board::new(6)
+        .unwrap()
+        .mask()
+        .squares()
+        .map(|s| s.bitboard().0)
+        .collect();
+    let discs = |range: std::ops::Range<usize>| Bitboard(squares[range].iter().sum());
+    // A full board, Black 14 – White 22; and Black alone with 30 discs and 6 squares
+    // empty, which go to the winner.
+    for (black, white, for_black) in [
+        (discs(0..14), discs(14..36), -8),
+        (discs(0..30), Bitboard(0), 36),
+    ] {
+        for to_move in [Black, White] {
+            let board = Board::from_discs(6, black, white, to_move).unwrap();
+            assert!(board.is_game_over());
+            assert_eq!(final_margin_for(&board, Black), for_black);
+            assert_eq!(final_margin_for(&board, White), -for_black);
+        }
+    }
+}
+
+#[test]
 fn bad_benchmark_lines_name_the_line() {
     use tools::alphazero::exact::read_othello_positions;
     let good = "--------------OX----XO-------------- X";

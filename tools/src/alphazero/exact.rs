@@ -423,6 +423,18 @@ pub struct SolverGame {
     pub slips: Vec<Slip>,
 }
 
+/// The final margin of a finished game for `side`: its discs minus the opponent's, the
+/// empty squares counted for the winner ([`games::othello::Board::final_margin`] is the side
+/// to move's).
+pub fn final_margin_for(board: &games::othello::Board, side: games::Color) -> i32 {
+    let margin = board.final_margin();
+    if board.side_to_move() == side {
+        margin
+    } else {
+        -margin
+    }
+}
+
 /// Plays `agent` (the `agent_side`) against perfect play from `start` to the end and tells
 /// which of the agent's moves changed the exact result. Each of the solver's solves gives
 /// the exact margin before its move, which its move keeps; the next solve tells what the
@@ -487,22 +499,11 @@ pub fn versus_solver(
         moves.push(mv);
         board = board.after(mv).expect("the players make legal moves");
     }
-    // The final margin for the side to move at the end, for the agent, and for Black.
-    let last = board.final_margin();
-    let agent_margin = if board.side_to_move() == agent_side {
-        last
-    } else {
-        -last
-    };
-    let margin = if agent_side == games::Color::Black {
-        agent_margin
-    } else {
-        -agent_margin
-    };
+    let agent_margin = final_margin_for(&board, agent_side);
     settle(pending.take(), agent_margin);
     SolverGame {
         moves,
-        margin,
+        margin: final_margin_for(&board, games::Color::Black),
         start_value: start_value.unwrap_or(agent_margin),
         slips,
     }

@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tools::alphazero::exact::{greedy, policy_move, read_othello_positions, versus_solver, Judged};
+use tools::alphazero::exact::{
+    final_margin_for, greedy, policy_move, read_othello_positions, versus_solver, Judged,
+};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -421,15 +423,7 @@ fn game(black: &mut Player<'_>, white: &mut Player<'_>) -> (i32, Vec<Move>) {
         moves.push(mv);
         board = board.after(mv).expect("players make legal moves");
     }
-    let margin = board.final_margin();
-    (
-        if board.side_to_move() == Color::Black {
-            margin
-        } else {
-            -margin
-        },
-        moves,
-    )
+    (final_margin_for(&board, Color::Black), moves)
 }
 
 fn moves_text(moves: &[Move]) -> String {
