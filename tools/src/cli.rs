@@ -2,6 +2,9 @@
 
 use std::process::ExitCode;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 /// The `main` of a tool: with `-h` or `--help` anywhere it prints `usage` and exits with 0;
 /// otherwise it runs `run`, whose error is printed as one line `name: message` on stderr
@@ -74,4 +77,37 @@ pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games
 pub fn load_patterns(flag: &str, path: &str) -> Result<games::endgame::eval::Patterns, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{flag} {path}: {e}"))?;
     games::endgame::eval::Patterns::from_bytes(&bytes).map_err(|e| format!("{flag} {path}: {e}"))
+}
+
+/// Progress of items that worker threads finish: each [`Progress::tick`] counts one and says
+/// when a line is due, every `every` seconds or when `also` asks for one.
+pub struct Progress {
+    done: AtomicUsize,
+    clock: Instant,
+    every: f64,
+    last: Mutex<f64>,
+}
+
+impl Progress {
+    /// Starts the clock.
+    pub fn new(every: f64) -> Progress {
+        Progress {
+            done: AtomicUsize::new(0),
+            clock: Instant::now(),
+            every,
+            last: Mutex::new(0.0),
+        }
+    }
+
+    /// Counts one more item done; `Some((items done, seconds since the start))` when a line
+    /// is due: `every` seconds after the last, or `also(items done)`.
+    pub fn tick(&self, also: impl FnOnce(usize) -> bool) -> Option<(usize, f64)> {
+        let finished = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let secs = self.clock.elapsed().as_secs_f64();
+        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        (also(finished) || secs - *last >= self.every).then(|| {
+            *last = secs;
+            (finished, secs)
+        })
+    }
 }

@@ -12,8 +12,6 @@ use games::Color;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tools::alphazero::exact::{
     final_margin_for, greedy, policy_move, read_othello_positions, versus_solver, Judged,
@@ -265,7 +263,7 @@ fn measure(
     // Check the name once, before the threads start.
     drop(player(name, trained, untrained, seed, search)?);
     // Progress every 10 s: a search player takes minutes over the whole benchmark.
-    let (done, clock, last_report) = (&AtomicUsize::new(0), Instant::now(), &Mutex::new(0.0));
+    let progress = &cli::Progress::new(10.0);
     let parts: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
@@ -292,11 +290,7 @@ fn measure(
                             tally.disc_loss += loss as u64;
                             tally.with_margins += 1;
                         }
-                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        let secs = clock.elapsed().as_secs_f64();
-                        let mut last = last_report.lock().unwrap_or_else(PoisonError::into_inner);
-                        if secs - *last >= 10.0 {
-                            *last = secs;
+                        if let Some((finished, secs)) = progress.tick(|_| false) {
                             eprintln!(
                                 "az_eval: {name}: {finished} of {} positions, {secs:.0} s, {:.1} positions/s",
                                 positions.len(),

@@ -11,8 +11,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 use tools::alphazero::exact::{obf_cells, outcome_word, read_othello_positions, varied_position};
 use tools::cli;
 
@@ -195,10 +194,8 @@ fn run() -> Result<(), String> {
     }
     let count = boards.len();
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
     let nodes = AtomicU64::new(0);
-    let clock = Instant::now();
-    let last_report = Mutex::new(0.0f64);
+    let progress = cli::Progress::new(10.0);
     let mut solved: Vec<(usize, String)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -216,13 +213,9 @@ fn run() -> Result<(), String> {
                         let (values, n) = judge(&mut solver, board, outcomes_only);
                         mine.push((i, line(board, &values, outcomes_only)));
                         let total = nodes.fetch_add(n, Ordering::Relaxed) + n;
-                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        let secs = clock.elapsed().as_secs_f64();
-                        let mut last = last_report
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        if finished % 50 == 0 || finished == count || secs - *last >= 10.0 {
-                            *last = secs;
+                        if let Some((finished, secs)) =
+                            progress.tick(|finished| finished % 50 == 0 || finished == count)
+                        {
                             eprintln!(
                                 "othello_positions: {finished}/{count} positions, {:.1} M nodes, {secs:.0} s, {:.2} positions/s (last at {empties} empties)",
                                 total as f64 / 1e6,
