@@ -37,6 +37,7 @@ fn main() {
                 blocks: 1,
                 hidden: 32,
                 value_channels: 1,
+                score: false,
             },
         ),
         (
@@ -48,6 +49,7 @@ fn main() {
                 blocks: 2,
                 hidden: 64,
                 value_channels: 1,
+                score: false,
             },
         ),
         (
@@ -59,6 +61,7 @@ fn main() {
                 blocks: 2,
                 hidden: 128,
                 value_channels: 1,
+                score: false,
             },
         ),
         (
@@ -70,6 +73,7 @@ fn main() {
                 blocks: 2,
                 hidden: 64,
                 value_channels: 1,
+                score: false,
             },
         ),
     ] {

@@ -549,6 +549,7 @@ mod tests {
             blocks: 1,
             hidden: 8,
             value_channels: 1,
+            score: false,
         };
         let net = Net::random(shape, 5).expect("a valid shape");
         let plain = Rave::new(root(), None, 7, false, 1, None);

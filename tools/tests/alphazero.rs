@@ -340,6 +340,65 @@ fn othello_self_play_keeps_the_final_owners_and_an_ownership_head_trains_and_res
     );
 }
 
+#[test]
+fn a_score_head_trains_resumes_and_a_run_may_start_from_a_trained_network() {
+    let (config, start, _) = small_othello();
+    let scored = Config {
+        score: 1.0,
+        ..config.clone()
+    };
+    // It changes what the trunk learns from the same games, and resumes exactly.
+    let learnt = changes_learning_and_resumes(start, &config, &scored);
+    assert!(learnt.net.shape().score);
+    let g = Trainer::new(start, scored.clone()).unwrap().generation();
+    // (tanh output − margin / 16)², both within −1..1.
+    assert!(g.loss.score > 0.0 && g.loss.score <= 4.0, "{g:?}");
+    let err = Trainer::from_bytes(&learnt.to_bytes(), start, config.clone()).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+
+    // A run with a score head started from a trained network without one: the same
+    // policy and value at every position of a game, and a score of its own.
+    let mut plain = Trainer::new(start, config.clone()).unwrap();
+    plain.generation();
+    let mut fresh = Trainer::new(start, scored.clone()).unwrap();
+    fresh.start_from(&plain.net).unwrap();
+    assert_ne!(fresh.net.params.len(), plain.net.params.len());
+    let (mut a, mut b) = (
+        games::nn::Inference::new(&plain.net),
+        games::nn::Inference::new(&fresh.net),
+    );
+    let mut board = start;
+    let mut scores = Vec::new();
+    while !board.is_game_over() {
+        let moves = board.legal_moves();
+        let (pa, va) = a.policy_value(&board, &moves);
+        let (pa, va) = (pa.to_vec(), va);
+        let (pb, vb) = b.policy_value(&board, &moves);
+        assert_eq!((pa.as_slice(), va), (pb, vb));
+        scores.push(b.score());
+        board = games::search::Game::after(&board, moves[moves.len() / 2]).unwrap();
+    }
+    assert!(scores.iter().any(|&s| s != 0.0), "{scores:?}");
+    // From a network with the head, the head is kept too.
+    let mut again = Trainer::new(start, scored.clone()).unwrap();
+    again.start_from(&fresh.net).unwrap();
+    assert_eq!(again.net, fresh.net);
+    // Another shape, or dropping the head, is refused.
+    let wider = Config {
+        width: config.width + 1,
+        ..scored
+    };
+    let err = Trainer::new(start, wider)
+        .unwrap()
+        .start_from(&plain.net)
+        .unwrap_err();
+    assert!(err.contains("only a score head may be added"), "{err}");
+    assert!(Trainer::new(start, config)
+        .unwrap()
+        .start_from(&fresh.net)
+        .is_err());
+}
+
 /// Small 4×4 Othello settings, the start and a trainer of them.
 fn small_othello() -> (
     Config,
@@ -463,6 +522,12 @@ fn az_train(args: &[&str]) -> std::process::Output {
 fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     let dir = testkit::scratch("az_train");
     let d = dir.to_str().unwrap();
+    let othello6 = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../weights/othello6.net")
+        .to_string_lossy()
+        .into_owned();
+    // A folder without a checkpoint, for the runs that --init would start.
+    let fresh = format!("{d}/new");
     let small = [
         "--game",
         "tictactoe",
@@ -607,6 +672,36 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         (
             az_train(&["--game", "othello", "--dir", d, "--features", "4"]),
             "--features",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--score", "-1"]),
+            "--score",
+        ),
+        (
+            az_train(&[
+                "--game",
+                "othello",
+                "--dir",
+                &fresh,
+                "--init",
+                "/no/such.net",
+            ]),
+            "/no/such.net",
+        ),
+        (
+            // The committed network is wider than the preset: only a score head may differ.
+            az_train(&["--game", "othello", "--dir", &fresh, "--init", &othello6]),
+            "only a score head may be added",
+        ),
+        (
+            az_train(&["--game", "tictactoe", "--dir", &fresh, "--init", &othello6]),
+            "weights for othello, not tictactoe",
+        ),
+        (
+            az_train(&[
+                "--game", "othello", "--dir", d, "--resume", "--init", &othello6,
+            ]),
+            "--init starts a new run",
         ),
     ] {
         let err = String::from_utf8(out.stderr).unwrap();
@@ -953,7 +1048,24 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         good.to_str().unwrap(),
     );
     let d = dir.to_str().unwrap();
+    let othello6 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
+    let w = othello6.to_str().unwrap();
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        (
+            "az_eval",
+            vec!["--positions", p, "--weights", w, "--score-utility", "0.5"],
+            "needs --weights with a score head",
+        ),
+        (
+            "az_eval",
+            vec!["--positions", p, "--score-utility", "2"],
+            "--score-utility takes W or W:SCALE",
+        ),
+        (
+            "az_eval",
+            vec!["--positions", p, "--score-utility", "0.5:0"],
+            "--score-utility takes W or W:SCALE",
+        ),
         ("az_eval", vec![], "--positions FILE is required"),
         (
             "az_eval",

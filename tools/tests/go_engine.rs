@@ -333,6 +333,7 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
         blocks: 1,
         hidden: 8,
         value_channels: 1,
+        score: false,
     };
     let net = games::nn::Net::random(shape, 3).unwrap();
     let path = dir.join("go7.net");

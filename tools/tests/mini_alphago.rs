@@ -147,6 +147,7 @@ fn net_file(dir: &Path, name: &str, game: &str, size: usize) -> PathBuf {
         blocks: 1,
         hidden: 8,
         value_channels: 1,
+        score: false,
     };
     let path = dir.join(name);
     let net = games::nn::Net::random(shape, 5).unwrap();

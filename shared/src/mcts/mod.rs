@@ -76,6 +76,21 @@ pub trait Evaluator<G: Game> {
     /// Fills `priors` (cleared first) with one probability per move of `moves`, in order,
     /// and returns the value of `game` for its side to move, in `[-1, 1]`.
     fn evaluate(&mut self, game: &G, moves: &[G::Move], priors: &mut Vec<f64>) -> f64;
+
+    /// The value of `game` for its side to move if the game is over there (`None` while it
+    /// goes on): by default the sign of its score, +1, 0 or −1. An evaluator whose values
+    /// carry more than the result (a score utility) gives finished games the same.
+    fn terminal(&mut self, game: &G) -> Option<f64> {
+        terminal_value(game)
+    }
+
+    /// Called by [`Tree::start`] before anything is evaluated: a search is starting from
+    /// `root`. An evaluator whose values depend on the root (a score utility centred on the
+    /// margin expected there) sets itself up here; by default nothing happens. A caller
+    /// that grows a kept tree from a new root calls it itself.
+    fn root(&mut self, root: &G) {
+        let _ = root;
+    }
 }
 
 /// A finished game's value for the side to move: the sign of its score.
@@ -178,6 +193,7 @@ impl<G: Game> Tree<G> {
     /// [`Tree::grow`]. `settings.iterations` is not used: the caller decides how long to
     /// search, for example until a clock runs out.
     pub fn start(root: &G, settings: Settings, evaluator: &mut impl Evaluator<G>) -> Tree<G> {
+        evaluator.root(root);
         let mut tree = Tree {
             nodes: vec![Node {
                 state: Some(root.clone()),
@@ -370,7 +386,7 @@ impl<G: Game> Tree<G> {
             .state
             .as_ref()
             .expect("a reached node has its position");
-        let mut value = match terminal_value(state) {
+        let mut value = match evaluator.terminal(state) {
             Some(v) => v,
             None => self.expand(n, evaluator),
         };

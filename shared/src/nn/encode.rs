@@ -261,10 +261,17 @@ enum Views {
 /// [`Inference::averaged`] evaluates each position through all eight symmetries of the
 /// board and averages the eight policies and values (AlphaGo's evaluation; eight times the
 /// work, a steadier answer); [`Inference::random_views`] through one drawn at random.
+///
+/// With a score head ([`crate::nn::Shape::score`]) and [`Inference::use_score`], the value
+/// the search backs up is KataGo's utility: the value plus a [`ScoreUtility`] of the
+/// expected final margin.
 #[derive(Clone, Debug)]
 pub struct Inference<'a> {
     net: &'a Net,
     act: Activations,
+    /// The last evaluation's expected margin over the points (0 without a score head).
+    score: f32,
+    utility: Option<ScoreUtility>,
     legal: Vec<bool>,
     policy: Vec<f32>,
     views: Views,
@@ -286,6 +293,8 @@ impl<'a> Inference<'a> {
         Inference {
             net,
             act: Activations::new(shape),
+            score: 0.0,
+            utility: None,
             legal: vec![false; shape.outputs()],
             policy: vec![0.0; shape.outputs()],
             views: Views::Plain,
@@ -345,6 +354,7 @@ impl<'a> Inference<'a> {
             self.act.input = input;
             self.net.forward(&mut self.act);
             masked_softmax(&self.act.logits, &self.legal, &mut self.policy);
+            self.score = self.act.score;
             return (&self.policy, self.act.value);
         }
         let size = game.board_size();
@@ -354,6 +364,7 @@ impl<'a> Inference<'a> {
         self.planes = planes;
         self.policy.fill(0.0);
         let mut value = 0.0;
+        self.score = 0.0;
         let all = [0, 1, 2, 3, 4, 5, 6, 7];
         let drawn;
         let views: &[usize] = match &mut self.views {
@@ -379,6 +390,7 @@ impl<'a> Inference<'a> {
                 *sum += p * share;
             }
             value += self.act.value * share;
+            self.score += self.act.score * share;
         }
         (&self.policy, value)
     }
@@ -400,6 +412,83 @@ impl<'a> Inference<'a> {
     }
 }
 
+/// KataGo's score utility: `weight · (2/π) · atan((margin − center) / scale)` added to the
+/// value of every position the search evaluates (the margin the score head expects) and of
+/// every finished game (its real margin), in discs or points for the side to move there.
+///
+/// A value taught wins and losses ranks a win by 4 and a win by 2 alike; this term ranks
+/// them, most steeply near `center`, the margin expected at the root (set with
+/// [`Inference::center_on`] before each search), and flattens far from it, so that it
+/// never outweighs the value: `weight` below 1 keeps every win above every loss as long as
+/// the value is sure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreUtility {
+    /// The term's largest size, in value units.
+    pub weight: f64,
+    /// Margin (in discs or points) at which the term is half its largest size.
+    pub scale: f64,
+    /// The margin the term is centred on, for `side`.
+    pub center: f64,
+    /// Whose margin `center` is.
+    pub side: Color,
+}
+
+impl ScoreUtility {
+    /// The term for a position whose side to move is `side` and whose margin (for them) is
+    /// `margin`.
+    pub fn of(&self, side: Color, margin: f64) -> f64 {
+        let center = if side == self.side {
+            self.center
+        } else {
+            -self.center
+        };
+        self.weight * std::f64::consts::FRAC_2_PI * ((margin - center) / self.scale).atan()
+    }
+}
+
+impl Inference<'_> {
+    /// The score head's expected final margin, in discs or points for the side to move, at
+    /// the last position evaluated (averaged over the views like the value; 0 without a
+    /// score head).
+    pub fn score(&self) -> f32 {
+        self.score * self.net.shape().points() as f32
+    }
+
+    /// Adds KataGo's score utility (`weight`, `scale` in discs or points) to the values the
+    /// search sees, centred on 0 until [`Inference::center_on`] moves it.
+    ///
+    /// # Panics
+    ///
+    /// If the network has no score head.
+    pub fn use_score(&mut self, weight: f64, scale: f64) {
+        assert!(self.net.shape().score, "the network has no score head");
+        self.utility = Some(ScoreUtility {
+            weight,
+            scale,
+            center: 0.0,
+            side: Color::Black,
+        });
+    }
+
+    /// Centres the score utility, if one is used, on the margin the score head expects at
+    /// `game` (a search's root); returns that margin for its side to move.
+    pub fn center_on<G: Encode>(&mut self, game: &G) -> f64 {
+        let moves = game.moves();
+        self.policy_value(game, &moves);
+        let margin = f64::from(self.score());
+        if let Some(u) = &mut self.utility {
+            u.center = margin;
+            u.side = game.side();
+        }
+        margin
+    }
+
+    /// The score utility in use, if any.
+    pub fn utility(&self) -> Option<ScoreUtility> {
+        self.utility
+    }
+}
+
 impl<G: Encode> Evaluator<G> for Inference<'_> {
     fn evaluate(&mut self, game: &G, moves: &[G::Move], priors: &mut Vec<f64>) -> f64 {
         let (policy, value) = self.policy_value(game, moves);
@@ -409,6 +498,26 @@ impl<G: Encode> Evaluator<G> for Inference<'_> {
                 .iter()
                 .map(|&mv| f64::from(policy[game.move_index(mv)])),
         );
-        f64::from(value)
+        let value = f64::from(value);
+        match self.utility {
+            Some(u) => value + u.of(game.side(), f64::from(self.score())),
+            None => value,
+        }
+    }
+
+    fn terminal(&mut self, game: &G) -> Option<f64> {
+        let margin = f64::from(game.score()?);
+        let value = margin.signum();
+        Some(match self.utility {
+            Some(u) => value + u.of(game.side(), margin),
+            None => value,
+        })
+    }
+
+    /// Centres the score utility, if one is used, on the root's expected margin.
+    fn root(&mut self, root: &G) {
+        if self.utility.is_some() {
+            self.center_on(root);
+        }
     }
 }

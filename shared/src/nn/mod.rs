@@ -15,7 +15,7 @@
 //! use games::nn::{Inference, Net, Shape, PLANES};
 //! use games::tictactoe::Board;
 //!
-//! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16, value_channels: 1 };
+//! let shape = Shape { size: 3, planes: PLANES, width: 8, blocks: 1, hidden: 16, value_channels: 1, score: false };
 //! let net = Net::random(shape, 1).unwrap();
 //! let bytes = net.to_bytes("tictactoe");
 //! let again = Net::from_bytes_for(&bytes, "tictactoe", Some(3), PLANES..=PLANES).unwrap();
@@ -29,7 +29,9 @@ mod encode;
 mod net;
 mod weights;
 
-pub use encode::{cells_of, planes_for, planes_of, symmetry, Encode, Inference, PLANES};
+pub use encode::{
+    cells_of, planes_for, planes_of, symmetry, Encode, Inference, ScoreUtility, PLANES,
+};
 pub use net::{
     conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
     MAX_BLOCKS, MAX_HIDDEN, MAX_PLANES, MAX_SIZE, MAX_VALUE_CHANNELS, MAX_WIDTH,
@@ -49,6 +51,7 @@ mod tests {
             blocks: 2,
             hidden: 8,
             value_channels: 1,
+            score: false,
         }
     }
 
@@ -315,8 +318,8 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(err(&bad), WeightsError::Magic);
         let mut bad = bytes.clone();
-        bad[8] = 3;
-        assert_eq!(err(&bad), WeightsError::Version(3));
+        bad[8] = 4;
+        assert_eq!(err(&bad), WeightsError::Version(4));
         let mut bad = bytes.clone();
         bad[8] = 0;
         assert_eq!(err(&bad), WeightsError::Version(0));
@@ -421,6 +424,208 @@ mod tests {
         bad[8] = 1;
         // Read as version 1, the channels (3) stand where the count is.
         assert!(matches!(err(&bad), WeightsError::Count { found: 3, .. }));
+    }
+
+    #[test]
+    fn a_score_head_is_format_3_and_a_second_output_of_the_value_layer() {
+        let plain = Net::random(shape(6), 7).unwrap();
+        let scored = Shape {
+            score: true,
+            ..shape(6)
+        };
+        let mut net = Net::random(scored, 7).unwrap();
+        assert_eq!(
+            net.params.len(),
+            plain.params.len() + 8 + 1,
+            "one more output of the last value layer: 8 hidden inputs and a bias"
+        );
+        // The same weights as `plain`, the value output's column and bias included, and a
+        // score column of its own: the value must not change.
+        let (to, from) = (net.layout().value_out, plain.layout().value_out);
+        net.params[..to.w].copy_from_slice(&plain.params[..from.w]);
+        for i in 0..to.inputs {
+            net.params[to.w + 2 * i] = plain.params[from.w + i];
+            net.params[to.w + 2 * i + 1] = 0.05 * (i as f32 - 3.0);
+        }
+        net.params[to.b] = plain.params[from.b];
+        net.params[to.b + 1] = 0.1;
+        let board = crate::othello::Board::new(6).unwrap();
+        let moves = board.legal_moves();
+        let mut with = Inference::new(&net);
+        let mut without = Inference::new(&plain);
+        assert_eq!(
+            with.policy_value(&board, &moves),
+            without.policy_value(&board, &moves)
+        );
+        let mut act = Activations::new(&scored);
+        board.encode(&mut act.input);
+        net.forward(&mut act);
+        let pre: f32 = 0.1
+            + act
+                .hidden
+                .iter()
+                .enumerate()
+                .map(|(i, h)| h * 0.05 * (i as f32 - 3.0))
+                .sum::<f32>();
+        assert!((act.score - pre.tanh()).abs() < 1e-6, "{}", act.score);
+        assert!((with.score() - 36.0 * act.score).abs() < 1e-4, "in discs");
+        assert_eq!(without.score(), 0.0, "no head, no score");
+
+        let bytes = net.to_bytes("othello");
+        assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+        assert_eq!(bytes[52..56], 1u32.to_le_bytes());
+        assert_eq!(bytes.len(), 60 + 4 * net.params.len() + 8);
+        assert_eq!(
+            Net::from_bytes(&bytes).unwrap(),
+            (net.clone(), "othello".into())
+        );
+        assert_eq!(plain.to_bytes("othello")[8..12], 1u32.to_le_bytes());
+        let err = |b: &[u8]| Net::from_bytes(b).unwrap_err();
+        assert_eq!(err(&bytes[..64]), WeightsError::TooShort(64));
+        let mut bad = bytes.clone();
+        bad[52..56].copy_from_slice(&2u32.to_le_bytes());
+        assert!(
+            matches!(err(&bad), WeightsError::Shape(_)),
+            "{:?}",
+            err(&bad)
+        );
+        let mut bad = bytes.clone();
+        bad[52..56].copy_from_slice(&0u32.to_le_bytes());
+        assert!(
+            matches!(err(&bad), WeightsError::Count { .. }),
+            "a file that says no head has 9 parameters too many"
+        );
+    }
+
+    #[test]
+    fn the_score_utility_is_centred_on_the_root_and_joins_finished_games_too() {
+        use crate::mcts::Evaluator;
+        use crate::othello::{Bitboard, Board, Square};
+        use crate::Color;
+        let scored = Shape {
+            score: true,
+            ..shape(6)
+        };
+        let net = Net::random(scored, 5).unwrap();
+        let mut inference = Inference::new(&net);
+        let root = Board::new(6).unwrap();
+        let moves = root.legal_moves();
+        let mut priors = Vec::new();
+        let value = f64::from(inference.policy_value(&root, &moves).1);
+        let margin = f64::from(inference.score());
+        assert_ne!(margin, 0.0, "a random head expects some margin");
+        assert_eq!(inference.evaluate(&root, &moves, &mut priors), value);
+
+        let (weight, scale) = (0.5, 2.0);
+        inference.use_score(weight, scale);
+        Evaluator::<Board>::root(&mut inference, &root);
+        assert_eq!(
+            inference.utility().map(|u| (u.center, u.side)),
+            Some((margin, Color::Black))
+        );
+        // At the root the expected margin is the centre: nothing is added.
+        assert!((inference.evaluate(&root, &moves, &mut priors) - value).abs() < 1e-9);
+        // White to move after Black's move: White's centre is minus Black's.
+        let child = root.after(moves[0]).unwrap();
+        let replies = child.legal_moves();
+        let v = f64::from(inference.policy_value(&child, &replies).1);
+        let s = f64::from(inference.score());
+        let expected = v + weight * std::f64::consts::FRAC_2_PI * ((s + margin) / scale).atan();
+        let got = inference.evaluate(&child, &replies, &mut priors);
+        assert!((got - expected).abs() < 1e-9, "{got} against {expected}");
+        assert!((got - v).abs() > 1e-3, "the utility moved the value");
+
+        // A finished game, Black 20 to White 16: its real margin, for whoever is to move.
+        let squares: Vec<u64> = (0..36)
+            .map(|p| Square::new(p / 6, p % 6).bitboard().0)
+            .collect();
+        let black = squares[..20].iter().fold(0, |a, b| a | b);
+        let white = squares[20..].iter().fold(0, |a, b| a | b);
+        for (side, result) in [(Color::Black, 4.0), (Color::White, -4.0)] {
+            let end = Board::from_discs(6, Bitboard(black), Bitboard(white), side).unwrap();
+            let centre = if side == Color::Black {
+                margin
+            } else {
+                -margin
+            };
+            let expected = f64::signum(result)
+                + weight * std::f64::consts::FRAC_2_PI * ((result - centre) / scale).atan();
+            let got = inference.terminal(&end).unwrap();
+            assert!(
+                (got - expected).abs() < 1e-9,
+                "{side:?}: {got} against {expected}"
+            );
+        }
+        assert_eq!(inference.terminal(&root), None);
+    }
+
+    #[test]
+    fn with_the_score_utility_the_search_tells_a_big_win_from_a_small_one() {
+        use crate::mcts::{Settings, Tree};
+        use crate::search::{alpha_beta, FULL_WINDOW};
+        // Endgames of random 6×6 games, 4 empties from the end, where the side to move has
+        // two winning moves or more and not all win by as much. A value of wins and losses
+        // alone cannot tell them apart; the utility of the margins at the finished games
+        // below can, once the search has seen them all (20,000 iterations: it then picks
+        // the biggest win in every one of these endgames, and in about half without). The
+        // margins of random games are large (10 to 24 discs), hence a scale of 8.
+        let mut net = Net::random(
+            Shape {
+                score: true,
+                ..shape(6)
+            },
+            3,
+        )
+        .unwrap();
+        // A head that expects a margin of 0 everywhere (its weights and bias zeroed): the
+        // utility is centred on 0 and learns nothing from the leaves, only from the ends.
+        let out = net.layout().value_out;
+        for i in 0..out.inputs {
+            net.params[out.w + 2 * i + 1] = 0.0;
+        }
+        net.params[out.b + 1] = 0.0;
+        let settings = Settings {
+            iterations: 20000,
+            c_puct: 1.5,
+            ..Settings::default()
+        };
+        let mut rng = crate::rng::Rng::new(4);
+        let (mut found, mut with, mut without) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut board = crate::othello::Board::new(6).unwrap();
+            while !board.is_game_over() && board.empties().count() > 4 {
+                let moves = board.legal_moves();
+                board = board.after(moves[rng.below(moves.len())]).unwrap();
+            }
+            let moves = board.legal_moves();
+            let margins: Vec<i32> = moves
+                .iter()
+                .map(|&m| -alpha_beta(&board.after(m).unwrap(), FULL_WINDOW).value)
+                .collect();
+            let best = margins.iter().copied().max().unwrap_or(0);
+            let wins = margins.iter().filter(|&&m| m > 0).count();
+            if wins < 2 || margins.iter().filter(|&&m| m > 0).all(|&m| m == best) {
+                continue;
+            }
+            found += 1;
+            let margin_of = |mv| margins[moves.iter().position(|&m| m == mv).unwrap()];
+            let mut plain = Inference::new(&net);
+            let mv = Tree::search(&board, settings, &mut plain)
+                .best_move()
+                .unwrap();
+            without += usize::from(margin_of(mv) == best);
+            let mut scored = Inference::new(&net);
+            scored.use_score(0.5, 8.0);
+            let mv = Tree::search(&board, settings, &mut scored)
+                .best_move()
+                .unwrap();
+            with += usize::from(margin_of(mv) == best);
+        }
+        assert!(found >= 20, "{found} such endgames");
+        assert!(
+            with * 10 >= found * 9 && without * 10 <= found * 8,
+            "the biggest win in {with} of {found} with the utility, {without} without"
+        );
     }
 
     #[test]

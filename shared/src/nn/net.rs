@@ -32,6 +32,10 @@ pub struct Shape {
     /// Channels of the value head's 1×1 convolution: AlphaZero's 1, or more, so that the
     /// dense layers above see more than one number per point.
     pub value_channels: usize,
+    /// A score head: a second output of the value head's last dense layer (tanh), the
+    /// expected final margin over the board's points for the side to move (KataGo's score
+    /// head, for its score utility). `false`: AlphaZero's value alone.
+    pub score: bool,
 }
 
 /// A shape outside the limits ([`MAX_SIZE`] and the others), naming the field.
@@ -75,7 +79,8 @@ pub struct Layout {
     pub value_conv: Layer,
     /// Value head: dense from `value_channels · points` to `hidden`.
     pub value_hidden: Layer,
-    /// Value head: dense from `hidden` to 1, then tanh.
+    /// Value head: dense from `hidden` to 1 (then tanh: the value), or to 2 with the score
+    /// head (the second, after tanh, the expected margin over the points).
     pub value_out: Layer,
     /// Parameters in all.
     pub len: usize,
@@ -144,7 +149,7 @@ impl Shape {
         let policy_dense = layer(1, 2 * n, n + 1);
         let value_conv = layer(1, self.width, self.value_channels);
         let value_hidden = layer(1, self.value_channels * n, self.hidden);
-        let value_out = layer(1, self.hidden, 1);
+        let value_out = layer(1, self.hidden, 1 + usize::from(self.score));
         Layout {
             stem,
             blocks,
@@ -166,7 +171,8 @@ impl Shape {
 /// channels, ReLU, and a dense layer to one logit per point plus one for passing; the value
 /// head a 1×1 convolution to `value_channels` channels (AlphaZero's 1 by default), ReLU, a
 /// dense hidden layer with ReLU and a dense output with tanh: the value for the side to
-/// move in `(-1, 1)`. (AlphaZero's heads, without batch normalisation.)
+/// move in `(-1, 1)`; with [`Shape::score`] that layer has a second output, the expected
+/// final margin. (AlphaZero's heads, without batch normalisation.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
     shape: Shape,
@@ -195,6 +201,9 @@ pub struct Activations {
     pub hidden: Vec<f32>,
     /// The value for the side to move.
     pub value: f32,
+    /// The score head's expected final margin over the board's points, for the side to
+    /// move (0 without the head).
+    pub score: f32,
     /// The convolutions' lists of nonzero inputs.
     lists: ConvLists,
 }
@@ -213,6 +222,7 @@ impl Activations {
             value_features: vec![0.0; n * shape.value_channels],
             hidden: vec![0.0; shape.hidden],
             value: 0.0,
+            score: 0.0,
             lists: ConvLists::default(),
         }
     }
@@ -343,9 +353,11 @@ impl Net {
         relu(&mut act.value_features);
         dense(&act.value_features, p, &l.value_hidden, &mut act.hidden);
         relu(&mut act.hidden);
-        let mut out = [0.0];
-        dense(&act.hidden, p, &l.value_out, &mut out);
+        let mut out = [0.0; 2];
+        let out = &mut out[..l.value_out.outputs];
+        dense(&act.hidden, p, &l.value_out, out);
         act.value = out[0].tanh();
+        act.score = out.get(1).map_or(0.0, |s| s.tanh());
     }
 }
 

@@ -3,22 +3,24 @@
 //! ```text
 //! offset  bytes  field
 //!      0      8  magic "GAMESNET"
-//!      8      4  format version, u32 (1 or 2)
+//!      8      4  format version, u32 (1, 2 or 3)
 //!     12     16  game name, ASCII, NUL-padded ("tictactoe", "othello", "go")
 //!     28      4  board size (rows = columns)
 //!     32      4  input planes per point
 //!     36      4  trunk width (channels)
 //!     40      4  residual blocks
 //!     44      4  value head hidden units
-//!     48      4  value head channels (version 2 only; a version-1 file has 1)
-//!  48/52      4  parameter count (must equal what the shape implies)
-//!  52/56  4·count  parameters, f32 little-endian, in the network's layout order
+//!     48      4  value head channels (from version 2; a version-1 file has 1)
+//!     52      4  score head, 0 or 1 (version 3 only; older files have none)
+//! 48/52/56    4  parameter count (must equal what the shape implies)
+//! 52/56/60 4·count  parameters, f32 little-endian, in the network's layout order
 //!    end      8  FNV-1a 64 of every byte before it, little-endian
 //! ```
 //!
-//! All integers are little-endian `u32`. A network with AlphaZero's one value channel is
-//! written as version 1, byte for byte what this code wrote before version 2 existed; one
-//! with more channels as version 2. A reader checks, in this order: the length covers a
+//! All integers are little-endian `u32`. A network is written in the oldest version that
+//! holds its shape, so files stay byte for byte what this code wrote before the newer
+//! versions existed: version 1 with AlphaZero's one value channel, version 2 with more, and
+//! version 3 only with a score head ([`Shape::score`]). A reader checks, in this order: the length covers a
 //! header, the magic, the version, the game name, the shape's limits, the count against the
 //! shape, the file's length against the count (before allocating anything), the checksum, and
 //! that every parameter is finite.
@@ -28,20 +30,27 @@ use std::fmt;
 
 /// The first eight bytes of a weights file.
 pub const MAGIC: [u8; 8] = *b"GAMESNET";
-/// The newest format version, which this code writes for a network with more than one
-/// value channel; it reads this one and every older one.
-pub const VERSION: u32 = 2;
+/// The newest format version, which this code writes for a network with a score head; it
+/// reads this one and every older one.
+pub const VERSION: u32 = 3;
 const NAME_BYTES: usize = 16;
-/// The header's bytes in version 1; version 2 adds one field.
+/// The header's bytes in version 1; versions 2 and 3 add one field each.
 const HEADER_1: usize = 52;
 const CHECKSUM: usize = 8;
 
 /// Header bytes of a format version.
 const fn header(version: u32) -> usize {
-    if version == 1 {
-        HEADER_1
+    HEADER_1 + 4 * (version as usize - 1)
+}
+
+/// The oldest format version that holds `shape`.
+const fn version_for(shape: &Shape) -> u32 {
+    if shape.score {
+        3
+    } else if shape.value_channels == 1 {
+        1
     } else {
-        HEADER_1 + 4
+        2
     }
 }
 
@@ -91,9 +100,10 @@ impl fmt::Display for WeightsError {
             WeightsError::TooShort(n) => write!(
                 f,
                 "{n} bytes is too short for a weights file (a header and a checksum take {} \
-                 bytes, {} from version 2 on)",
+                 bytes, {} in version 2, {} in version 3)",
                 header(1) + CHECKSUM,
-                header(2) + CHECKSUM
+                header(2) + CHECKSUM,
+                header(3) + CHECKSUM
             ),
             WeightsError::Magic => f.write_str("not a weights file (no GAMESNET magic)"),
             WeightsError::Version(v) => {
@@ -144,7 +154,7 @@ impl Net {
             "a game name is at most 16 ASCII bytes"
         );
         let s = self.shape();
-        let version = if s.value_channels == 1 { 1 } else { VERSION };
+        let version = version_for(s);
         let mut out = Vec::with_capacity(header(version) + 4 * self.params.len() + CHECKSUM);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
@@ -154,6 +164,9 @@ impl Net {
         let mut fields = vec![s.size, s.planes, s.width, s.blocks, s.hidden];
         if version >= 2 {
             fields.push(s.value_channels);
+        }
+        if version >= 3 {
+            fields.push(usize::from(s.score));
         }
         fields.push(self.params.len());
         for v in fields {
@@ -197,6 +210,12 @@ impl Net {
         }
         let game = String::from_utf8_lossy(&name[..end]).into_owned();
         let field = |i: usize| u32_at(bytes, 28 + 4 * i) as usize;
+        let score = if version >= 3 { field(6) } else { 0 };
+        if score > 1 {
+            return Err(WeightsError::Shape(format!(
+                "score head {score} is outside 0..=1"
+            )));
+        }
         let shape = Shape {
             size: field(0),
             planes: field(1),
@@ -204,10 +223,11 @@ impl Net {
             blocks: field(3),
             hidden: field(4),
             value_channels: if version >= 2 { field(5) } else { 1 },
+            score: score == 1,
         };
         shape.check().map_err(|e| WeightsError::Shape(e.0))?;
         let expected = shape.layout().len;
-        let found = field(if version >= 2 { 6 } else { 5 });
+        let found = field(4 + version as usize);
         if found != expected {
             return Err(WeightsError::Count { expected, found });
         }

@@ -100,6 +100,7 @@ fn main() -> candle_core::Result<()> {
             blocks: 2,
             hidden: 64,
             value_channels: 1,
+            score: false,
         };
         let n = shape.points();
         let mut rng = Rng::new(2);

@@ -10,7 +10,8 @@
 //! [`backward_with`] adds, if asked, KataGo's ownership target: a head that exists only in
 //! training ([`Ownership`]) and asks the trunk, at every point, who owns it when the game
 //! ends — many labels per position where the value has one, all of them about the features
-//! the value needs (Othello's stable discs, Go's safe groups).
+//! the value needs (Othello's stable discs, Go's safe groups); and, for a network with a
+//! score head, that head's squared error against the final margin ([`ScoreTarget`]).
 
 use games::nn::{conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Net};
 
@@ -23,6 +24,19 @@ pub struct Loss {
     pub value: f32,
     /// Ownership squared error, the mean over the points (0 without the head), unweighted.
     pub ownership: f32,
+    /// Score head squared error, in (margin over the points)² (0 without a target),
+    /// unweighted.
+    pub score: f32,
+}
+
+/// The score head's target: `weight · (s − margin)²` joins the loss, `s` the head's output
+/// and `margin` the final margin over the board's points for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreTarget {
+    /// The final margin over the board's points, −1 to 1.
+    pub margin: f32,
+    /// The weight of the head's loss in the total.
+    pub weight: f32,
 }
 
 /// The ownership head, in training only: a 1×1 convolution of the trunk's last output to
@@ -104,10 +118,11 @@ pub fn backward(
     scratch: &mut Scratch,
     grad: &mut [f32],
 ) -> Loss {
-    backward_with(net, act, legal, pi, z, None, scratch, grad)
+    backward_with(net, act, legal, pi, z, None, None, scratch, grad)
 }
 
-/// [`backward`], with the loss and gradient of an [`Ownership`] head if one is given.
+/// [`backward`], with the loss and gradient of the score head if the network has one and a
+/// target is given, and of an [`Ownership`] head if one is given.
 // The operands of backward and one more: grouping them would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub fn backward_with(
@@ -116,6 +131,7 @@ pub fn backward_with(
     legal: &[bool],
     pi: &[f32],
     z: f32,
+    score: Option<ScoreTarget>,
     ownership: Option<Ownership<'_>>,
     scratch: &mut Scratch,
     grad: &mut [f32],
@@ -138,7 +154,15 @@ pub fn backward_with(
     // Value: d((v − z)²)/d(pre-tanh) = 2 (v − z) (1 − v²).
     let v = act.value;
     let value_loss = (v - z) * (v - z);
-    let g_value = [2.0 * (v - z) * (1.0 - v * v)];
+    let mut g_value = [2.0 * (v - z) * (1.0 - v * v), 0.0];
+    // Score: d(weight · (s − m)²)/d(pre-tanh) = weight · 2 (s − m) (1 − s²).
+    let mut score_loss = 0.0;
+    if let (true, Some(t)) = (shape.score, score) {
+        let s = act.score;
+        score_loss = (s - t.margin) * (s - t.margin);
+        g_value[1] = t.weight * 2.0 * (s - t.margin) * (1.0 - s * s);
+    }
+    let g_value = &g_value[..l.value_out.outputs];
 
     s.g_trunk.fill(0.0);
     dense_back(
@@ -165,7 +189,7 @@ pub fn backward_with(
         &act.hidden,
         p,
         &l.value_out,
-        &g_value,
+        g_value,
         grad,
         Some(&mut s.g_hidden),
     );
@@ -253,6 +277,7 @@ pub fn backward_with(
         policy: policy_loss,
         value: value_loss,
         ownership: ownership_loss,
+        score: score_loss,
     }
 }
 
@@ -475,6 +500,7 @@ mod tests {
         legal: &[bool],
         pi: &[f32],
         z: f32,
+        score: Option<ScoreTarget>,
         head: Option<&Head>,
     ) -> f64 {
         net.forward(act);
@@ -487,6 +513,9 @@ mod tests {
             .map(|(&t, &q)| -f64::from(t) * f64::from(q).ln())
             .sum();
         let mut total = ce + f64::from(act.value - z).powi(2);
+        if let Some(t) = score {
+            total += f64::from(t.weight) * f64::from(act.score - t.margin).powi(2);
+        }
         if let Some((params, target, weight)) = head {
             // Written out again, not through ownership_forward: the test's own formula.
             let h = &act.trunk[net.shape().blocks];
@@ -505,12 +534,21 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
-        for (value_channels, ownership) in [(1, false), (3, false), (1, true)] {
-            gradients_match_finite_differences_with(value_channels, ownership);
+        for (value_channels, ownership, score) in [
+            (1, false, false),
+            (3, false, false),
+            (1, true, false),
+            (1, false, true),
+        ] {
+            gradients_match_finite_differences_with(value_channels, ownership, score);
         }
     }
 
-    fn gradients_match_finite_differences_with(value_channels: usize, ownership: bool) {
+    fn gradients_match_finite_differences_with(
+        value_channels: usize,
+        ownership: bool,
+        score: bool,
+    ) {
         let shape = Shape {
             size: 3,
             planes: PLANES,
@@ -518,7 +556,12 @@ mod tests {
             blocks: 1,
             hidden: 5,
             value_channels,
+            score,
         };
+        let target = score.then_some(ScoreTarget {
+            margin: 0.4,
+            weight: 2.5,
+        });
         let mut net = Net::random(shape, 11).unwrap();
         // Biases away from zero so that ReLUs are not all on a kink.
         let mut rng = Rng::new(5);
@@ -557,8 +600,19 @@ mod tests {
             weight: *weight,
             grad: &mut head_grad,
         });
-        let parts = backward_with(&net, &act, &legal, &pi, z, own, &mut scratch, &mut grad);
+        let parts = backward_with(
+            &net,
+            &act,
+            &legal,
+            &pi,
+            z,
+            target,
+            own,
+            &mut scratch,
+            &mut grad,
+        );
         assert_eq!(parts.ownership > 0.0, ownership, "{parts:?}");
+        assert_eq!(parts.score > 0.0, score, "{parts:?}");
 
         let eps = 5e-4;
         let mut bad = Vec::new();
@@ -568,9 +622,9 @@ mod tests {
         for (i, &analytic) in grad.iter().enumerate() {
             let keep = net.params[i];
             net.params[i] = keep + eps;
-            let up = loss(&net, &mut act, &legal, &pi, z, head.as_ref());
+            let up = loss(&net, &mut act, &legal, &pi, z, target, head.as_ref());
             net.params[i] = keep - eps;
-            let down = loss(&net, &mut act, &legal, &pi, z, head.as_ref());
+            let down = loss(&net, &mut act, &legal, &pi, z, target, head.as_ref());
             net.params[i] = keep;
             let numeric = (up - down) / (2.0 * f64::from(eps));
             let analytic = f64::from(analytic);
@@ -592,9 +646,9 @@ mod tests {
             for (i, &analytic) in head_grad.iter().enumerate() {
                 let keep = h.0[i];
                 h.0[i] = keep + eps;
-                let up = loss(&net, &mut act, &legal, &pi, z, Some(h));
+                let up = loss(&net, &mut act, &legal, &pi, z, target, Some(h));
                 h.0[i] = keep - eps;
-                let down = loss(&net, &mut act, &legal, &pi, z, Some(h));
+                let down = loss(&net, &mut act, &legal, &pi, z, target, Some(h));
                 h.0[i] = keep;
                 let numeric = (up - down) / (2.0 * f64::from(eps));
                 assert!(
@@ -618,6 +672,15 @@ mod tests {
             assert!(
                 grad[layer.w..layer.b].iter().any(|g| g.abs() > 1e-6),
                 "no gradient reaches {layer:?}"
+            );
+        }
+        // The score output's own weights (stored [in][out], its column the second) learn.
+        let out = l.value_out;
+        assert_eq!(out.outputs, 1 + usize::from(score));
+        if score {
+            assert!(
+                (0..out.inputs).any(|i| grad[out.w + i * 2 + 1].abs() > 1e-6),
+                "no gradient reaches the score output"
             );
         }
     }

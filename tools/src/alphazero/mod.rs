@@ -21,7 +21,7 @@ mod grad;
 mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
-pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, Scratch};
+pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, ScoreTarget, Scratch};
 pub use selfplay::{dirichlet, play, PlaneScratch, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
@@ -78,6 +78,11 @@ pub struct Config {
     /// The weight of KataGo's ownership target (0: no ownership head). See
     /// [`Ownership`].
     pub ownership: f32,
+    /// The weight of the score head's loss (0: no score head). The network gets a second
+    /// value output that learns the final margin over the board's points ([`ScoreTarget`]),
+    /// for KataGo's score utility at play time ([`games::nn::ScoreUtility`]); self-play
+    /// does not use it.
+    pub score: f32,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -117,6 +122,7 @@ impl Config {
             q_share: 0.0,
             margin_share: 0.0,
             ownership: 0.0,
+            score: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -185,13 +191,14 @@ impl Config {
             blocks: self.blocks,
             hidden: self.hidden,
             value_channels: self.value_channels,
+            score: self.score > 0.0,
         }
     }
 }
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
-/// `margin_share` and `ownership` appear only when used:
+/// `margin_share`, `ownership` and `score` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -226,6 +233,9 @@ impl std::fmt::Debug for Config {
         }
         if self.ownership != 0.0 {
             s.field("ownership", &self.ownership);
+        }
+        if self.score != 0.0 {
+            s.field("score", &self.score);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
@@ -373,6 +383,41 @@ where
         })
     }
 
+    /// Starts from a trained network's parameters instead of the random ones: `net` must
+    /// have this run's shape, except that the run may add a score head, whose output
+    /// weights keep their fresh initialisation (the layers before it, and the value output,
+    /// are copied).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the shapes when they differ otherwise.
+    pub fn start_from(&mut self, net: &Net) -> Result<(), String> {
+        let (mine, theirs) = (*self.net.shape(), *net.shape());
+        let same_but_score = Shape {
+            score: mine.score,
+            ..theirs
+        } == mine;
+        if !same_but_score || (theirs.score && !mine.score) {
+            return Err(format!(
+                "the network's shape {theirs:?} is not this run's {mine:?} (only a score \
+                 head may be added)"
+            ));
+        }
+        // Every layer before the value output is laid out alike; the value output is
+        // stored [in][out], 1 or 2 outputs wide, its bias after.
+        let (to, from) = (self.net.layout().value_out, net.layout().value_out);
+        self.net.params[..to.w].copy_from_slice(&net.params[..from.w]);
+        for i in 0..to.inputs {
+            for o in 0..from.outputs {
+                self.net.params[to.w + i * to.outputs + o] =
+                    net.params[from.w + i * from.outputs + o];
+            }
+        }
+        self.net.params[to.b..to.b + from.outputs]
+            .copy_from_slice(&net.params[from.b..][..from.outputs]);
+        Ok(())
+    }
+
     /// The position every self-play game starts from.
     pub fn start(&self) -> &G {
         &self.start
@@ -435,6 +480,7 @@ where
             total.policy += loss.policy / self.config.steps as f32;
             total.value += loss.value / self.config.steps as f32;
             total.ownership += loss.ownership / self.config.steps as f32;
+            total.score += loss.score / self.config.steps as f32;
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         self.generation = number;
@@ -460,6 +506,7 @@ where
         let window = &self.window;
         let (q_share, margin_share) = (self.config.q_share, self.config.margin_share);
         let (head, head_weight) = (&self.ownership, self.config.ownership);
+        let score_weight = self.config.score;
         let points = size * size;
         type Part = (Vec<f32>, Vec<f32>, Loss);
         let parts: Vec<Part> = std::thread::scope(|scope| {
@@ -495,6 +542,10 @@ where
                                 &legal,
                                 &pi,
                                 sample.value_target(q_share, margin_share, points),
+                                (score_weight > 0.0).then(|| ScoreTarget {
+                                    margin: sample.score_target(points),
+                                    weight: score_weight,
+                                }),
                                 own,
                                 &mut scratch,
                                 &mut grad,
@@ -502,6 +553,7 @@ where
                             loss.policy += l.policy;
                             loss.value += l.value;
                             loss.ownership += l.ownership;
+                            loss.score += l.score;
                         }
                         (grad, head_grad, loss)
                     })
@@ -526,6 +578,7 @@ where
             loss.policy += l.policy * scale;
             loss.value += l.value * scale;
             loss.ownership += l.ownership * scale;
+            loss.score += l.score * scale;
         }
         let c = &self.config;
         let params = self.net.params.iter_mut().chain(&mut self.ownership);

@@ -69,9 +69,15 @@ impl Sample {
     /// utility, without its score head) tells a win by 4 from a win by 2 while keeping
     /// every win above every draw and every draw above every loss for shares below 1.
     pub fn value_target(&self, q_share: f32, margin_share: f32, points: usize) -> f32 {
-        let margin = (f32::from(self.margin) / points as f32).clamp(-1.0, 1.0);
+        let margin = self.score_target(points);
         let result = (1.0 - margin_share) * f32::from(self.z) + margin_share * margin;
         (1.0 - q_share) * result + q_share * self.q
+    }
+
+    /// The score head's target: the final margin over the board's `points`, clamped to
+    /// −1..1 (the head's tanh range).
+    pub fn score_target(&self, points: usize) -> f32 {
+        (f32::from(self.margin) / points as f32).clamp(-1.0, 1.0)
     }
 
     /// The ownership target seen through symmetry `t` (+1 the side to move's, −1 the

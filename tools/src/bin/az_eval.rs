@@ -52,6 +52,11 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       value minus R * sqrt(prior mass already visited) instead of 0 (a
                       draw), as Leela Zero does (R in -2..2; negative is optimistic); the
                       playout players keep 0
+  --score-utility W[:S]  the trained network's MCTS players (netN, the agent of the
+                      whole games, --explain) add KataGo's score utility to every value:
+                      W * (2/pi) * atan((margin - centre) / S), the margin the network's
+                      score head expects (az_train --score), the centre the margin it
+                      expects at the search's root, S in discs (default 2); W in 0..1
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
                       mistake, tell why: did a right move look better (higher Q) but get
@@ -144,7 +149,14 @@ fn mcts<'a, E: Evaluator<Board> + 'a>(
         }
         // The clock runs from here: expanding a new root counts.
         let started = Instant::now();
-        let mut tree = tree.unwrap_or_else(|| Tree::start(b, settings, &mut evaluator));
+        let mut tree = match tree {
+            Some(tree) => {
+                // Tree::start would have told the evaluator of its new root.
+                evaluator.root(b);
+                tree
+            }
+            None => Tree::start(b, settings, &mut evaluator),
+        };
         match budget {
             Budget::Iterations => tree.grow(settings.iterations, &mut evaluator),
             Budget::Seconds(seconds, stats) => {
@@ -171,12 +183,9 @@ fn player<'a>(
     trained: Option<&'a Net>,
     untrained: &'a Net,
     seed: u64,
-    search: Settings,
+    search: NetSearch,
 ) -> Result<Player<'a>, String> {
-    let with = |iterations| Settings {
-        iterations,
-        ..search
-    };
+    let with = |iterations| search.with(iterations);
     let count = |prefix: &str| -> Option<u32> {
         name.strip_prefix(prefix)?.parse().ok().filter(|&n| n > 0)
     };
@@ -222,7 +231,7 @@ fn player<'a>(
         if let Some(n) = count(prefix) {
             return Ok(mcts(
                 with(n),
-                views.inference(need()?, seed),
+                search.inference(views, need()?, seed),
                 Budget::Iterations,
                 false,
             ));
@@ -258,7 +267,7 @@ fn measure(
     untrained: &Net,
     threads: usize,
     seed: u64,
-    search: Settings,
+    search: NetSearch,
 ) -> Result<Tally, String> {
     // Check the name once, before the threads start.
     drop(player(name, trained, untrained, seed, search)?);
@@ -330,11 +339,8 @@ fn percent(part: u32, whole: u32) -> String {
 /// Why the trained network + MCTS erred, position by position (`--explain`): the root's
 /// children after the search, against the exact values.
 fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, shown: usize) {
-    let settings = Settings {
-        iterations: run.simulations,
-        ..run.search
-    };
-    let mut inference = Inference::new(net);
+    let settings = run.search.with(run.simulations);
+    let mut inference = run.search.inference(Views::Plain, net, run.seed);
     // Mistakes where a right move had the higher Q (the visits lagged), where every
     // visited right move looked no better (the value misled the search), where none was visited.
     let (mut lagged, mut misled, mut unseen) = (0u32, 0u32, 0u32);
@@ -446,6 +452,35 @@ fn moves_text(moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// How the trained network's MCTS players search: the PUCT settings (`--c-puct`, `--fpu`;
+/// each player sets its iterations) and the score utility (`--score-utility`), if any.
+#[derive(Clone, Copy)]
+struct NetSearch {
+    settings: Settings,
+    /// KataGo's score utility: weight and scale (discs).
+    score: Option<(f64, f64)>,
+}
+
+impl NetSearch {
+    /// The trained network's evaluation for a player that sees positions through `views`
+    /// (`seed` for the random views), with the score utility if one is asked for.
+    fn inference(self, views: Views, net: &Net, seed: u64) -> Inference<'_> {
+        let mut inference = views.inference(net, seed);
+        if let Some((weight, scale)) = self.score {
+            inference.use_score(weight, scale);
+        }
+        inference
+    }
+
+    /// The settings with `iterations`.
+    fn with(self, iterations: u32) -> Settings {
+        Settings {
+            iterations,
+            ..self.settings
+        }
+    }
+}
+
 /// How a network player sees each position: as it is (`net`, `policy`), through the
 /// board's 8 symmetries averaged (`netavgN`, `policyavg`), or through one drawn at random
 /// per evaluation (`netrandN`); `--views` sets it for the agent of the whole games.
@@ -482,8 +517,8 @@ struct Run {
     /// Whether the players of the whole games keep their trees between moves
     /// (`--keep-trees`).
     keep_trees: bool,
-    /// The network players' search (`--c-puct`, `--fpu`).
-    search: Settings,
+    /// The network players' search (`--c-puct`, `--fpu`, `--score-utility`).
+    search: NetSearch,
     /// `--explain N`: the mistakes of net + MCTS told apart, the first N roots printed.
     explain: Option<usize>,
     seed: u64,
@@ -506,7 +541,10 @@ fn parse() -> Result<Run, String> {
         seconds: 0.5,
         views: Views::Plain,
         keep_trees: false,
-        search: settings(0),
+        search: NetSearch {
+            settings: settings(0),
+            score: None,
+        },
         explain: None,
         seed: 1,
         curve: None,
@@ -552,11 +590,31 @@ fn parse() -> Result<Run, String> {
             }
             "--fpu" => {
                 let r = cli::value(&flag, args.next(), |&r: &f64| (-2.0..=2.0).contains(&r))?;
-                run.search.first_play = FirstPlay::Reduced(r);
+                run.search.settings.first_play = FirstPlay::Reduced(r);
             }
             "--c-puct" => {
-                run.search.c_puct =
+                run.search.settings.c_puct =
                     cli::value(&flag, args.next(), |&c: &f64| c > 0.0 && c <= 100.0)?;
+            }
+            "--score-utility" => {
+                let text: String = cli::value(&flag, args.next(), |_| true)?;
+                let (weight, scale) = text
+                    .split_once(':')
+                    .map_or((text.parse().ok(), Some(2.0)), |(w, s)| {
+                        (w.parse().ok(), s.parse().ok())
+                    });
+                let ok = |x: Option<f64>, range: std::ops::RangeInclusive<f64>| {
+                    x.filter(|x| range.contains(x))
+                };
+                run.search.score = match (ok(weight, 0.0..=1.0), ok(scale, 0.1..=100.0)) {
+                    (Some(w), Some(s)) => Some((w, s)),
+                    _ => {
+                        return Err(format!(
+                            "--score-utility takes W or W:SCALE, W in 0..1 and SCALE in \
+                             0.1..100 discs, not {text:?}"
+                        ))
+                    }
+                };
             }
             "--explain" => run.explain = Some(cli::value(&flag, args.next(), |_| true)?),
             "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,
@@ -598,6 +656,11 @@ fn evaluate() -> Result<String, String> {
         .as_deref()
         .map(|w| cli::load_weights(w, "othello", Some(6)))
         .transpose()?;
+    if run.search.score.is_some() && !trained.as_ref().is_some_and(|n| n.shape().score) {
+        return Err(
+            "--score-utility needs --weights with a score head (az_train --score)".to_string(),
+        );
+    }
     let shape = trained.as_ref().map_or(
         games::nn::Shape {
             size: 6,
@@ -606,6 +669,7 @@ fn evaluate() -> Result<String, String> {
             blocks: 2,
             hidden: 64,
             value_channels: 1,
+            score: false,
         },
         |n| *n.shape(),
     );
@@ -666,11 +730,8 @@ fn evaluate() -> Result<String, String> {
         for agent_side in [Color::White, Color::Black] {
             let mut solver = Solver::new(24);
             let mut agent = mcts(
-                Settings {
-                    iterations: run.simulations,
-                    ..run.search
-                },
-                run.views.inference(net, run.seed),
+                run.search.with(run.simulations),
+                run.search.inference(run.views, net, run.seed),
                 Budget::Iterations,
                 run.keep_trees,
             );
@@ -735,8 +796,9 @@ fn evaluate() -> Result<String, String> {
         let playout_stats = std::cell::Cell::new((0, 0));
         for g in 0..run.versus_playouts {
             let mut agent = mcts(
-                run.search,
-                run.views.inference(net, run.seed + u64::from(g)),
+                run.search.settings,
+                run.search
+                    .inference(run.views, net, run.seed + u64::from(g)),
                 Budget::Seconds(run.seconds, &net_stats),
                 run.keep_trees,
             );
@@ -827,6 +889,12 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
     let clock = Instant::now();
     for (i, (g, path)) in files.iter().enumerate() {
         let net = cli::load_weights(&path.to_string_lossy(), "othello", Some(6))?;
+        if run.search.score.is_some() && !net.shape().score {
+            return Err(format!(
+                "{}: --score-utility needs a network with a score head",
+                path.display()
+            ));
+        }
         let untrained = Net::random(*net.shape(), run.seed).map_err(|e| e.to_string())?;
         let (games, secs) = by_generation.get(g).copied().unwrap_or((0, 0.0));
         let _ = write!(csv, "{g},{games},{secs:.1}");

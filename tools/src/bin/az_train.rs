@@ -67,6 +67,15 @@ Settings (defaults depend on the game; `--show` prints them):
                       final position's stones, from the side to move), its squared error
                       weighted W in the loss (default 0: no such head). Its parameters
                       live in the checkpoint, not in weights.net.
+  --score W           KataGo's score head: a second output of the value head learns the
+                      final margin over the board's points, its squared error weighted W
+                      in the loss (default 0: no such head). It is in weights.net (format
+                      version 3), for the score utility of az_eval --score-utility;
+                      self-play does not use it.
+  --init FILE         start a new run from a trained network (weights.net) instead of
+                      random weights: the same shape, except that the run may add a
+                      score head (which starts untrained). The run's clock starts at 0:
+                      add the network's own training time when you report it.
   --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
                       G increasing); --resume accepts drops added after the
                       checkpoint's generation
@@ -88,6 +97,7 @@ struct Run {
     snapshot_every: u32,
     role: Role,
     worker: u32,
+    init: Option<String>,
     config: Config,
 }
 
@@ -130,6 +140,7 @@ fn parse() -> Result<Run, String> {
         snapshot_every: 10,
         role: Role::Both,
         worker: 1,
+        init: None,
         config: config.clone(),
     };
     let mut dir = None;
@@ -148,6 +159,7 @@ fn parse() -> Result<Run, String> {
                 )?));
             }
             "--resume" => run.resume = true,
+            "--init" => run.init = Some(cli::value(&flag, it.next(), |_| true)?),
             "--show" => run.show = true,
             "--role" => {
                 run.role = match cli::value::<String>(&flag, it.next(), |_| true)?.as_str() {
@@ -212,6 +224,9 @@ fn parse() -> Result<Run, String> {
             "--ownership" => {
                 c.ownership = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
             }
+            "--score" => {
+                c.score = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
+            }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
                 let text: String = cli::value(&flag, it.next(), |_| true)?;
@@ -237,6 +252,9 @@ fn parse() -> Result<Run, String> {
         }
     }
     run.config = config;
+    if run.resume && run.init.is_some() {
+        return Err("--init starts a new run; --resume continues one: give one of them".into());
+    }
     if !run.show {
         run.dir = dir.ok_or("--dir is required")?;
     }
@@ -308,7 +326,15 @@ where
                 checkpoint.display()
             ));
         }
-        Trainer::new(start, run.config.clone())?
+        let mut trainer = Trainer::new(start, run.config.clone())?;
+        if let Some(path) = &run.init {
+            let size = trainer.start().board_size();
+            let net = cli::load_weights(path, G::NAME, Some(size))?;
+            trainer
+                .start_from(&net)
+                .map_err(|e| format!("--init {path}: {e}"))?;
+        }
+        trainer
     };
     let log = run.dir.join("log.csv");
     // A run resumed from a checkpoint copied into a new folder starts its log there.
@@ -364,6 +390,9 @@ where
         );
         if !trainer.ownership.is_empty() {
             let _ = write!(line, "  ownership {:.3}", g.loss.ownership);
+        }
+        if trainer.config.score > 0.0 {
+            let _ = write!(line, "  score {:.4}", g.loss.score);
         }
         let mistakes = judge(&trainer.net, &mut line);
         let total = trainer.seconds;
