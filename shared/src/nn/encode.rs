@@ -506,8 +506,9 @@ impl<G: Encode> Evaluator<G> for Inference<'_> {
     }
 
     fn terminal(&mut self, game: &G) -> Option<f64> {
-        let margin = f64::from(game.score()?);
-        let value = margin.signum();
+        let score = game.score()?;
+        // The result's sign as an integer: f64::signum would call a draw (+0.0) a win.
+        let (value, margin) = (f64::from(score.signum()), f64::from(score));
         Some(match self.utility {
             Some(u) => value + u.of(game.side(), margin),
             None => value,

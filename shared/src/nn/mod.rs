@@ -557,6 +557,14 @@ mod tests {
             );
         }
         assert_eq!(inference.terminal(&root), None);
+        // A drawn game, 18 to 18: 0 without the utility, the utility alone with it.
+        let black = squares[..18].iter().fold(0, |a, b| a | b);
+        let white = squares[18..].iter().fold(0, |a, b| a | b);
+        let draw = Board::from_discs(6, Bitboard(black), Bitboard(white), Color::White).unwrap();
+        let got = inference.terminal(&draw).unwrap();
+        let expected = weight * std::f64::consts::FRAC_2_PI * ((0.0 + margin) / scale).atan();
+        assert!((got - expected).abs() < 1e-9, "draw: {got} against {expected}");
+        assert_eq!(Inference::new(&net).terminal(&draw), Some(0.0));
     }
 
     #[test]
