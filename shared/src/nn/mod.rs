@@ -563,7 +563,10 @@ mod tests {
         let draw = Board::from_discs(6, Bitboard(black), Bitboard(white), Color::White).unwrap();
         let got = inference.terminal(&draw).unwrap();
         let expected = weight * std::f64::consts::FRAC_2_PI * ((0.0 + margin) / scale).atan();
-        assert!((got - expected).abs() < 1e-9, "draw: {got} against {expected}");
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "draw: {got} against {expected}"
+        );
         assert_eq!(Inference::new(&net).terminal(&draw), Some(0.0));
     }
 
