@@ -6,7 +6,8 @@
 //! the child with the highest `Q + c · P · √N / (1 + n)` (`N` the node's visits, `n`, `P`
 //! the child's visits and prior; ties go to the first child in move order); **expand** the
 //! leaf unless the game is over there, giving each child its prior; **evaluate** the leaf:
-//! the evaluator's value, or the final score (+1, 0, −1) of a finished game; **back up**:
+//! the evaluator's value, or the value of a finished game (the sign of its score, +1, 0,
+//! −1, unless the evaluator values finished games too: [`Evaluator::terminal`]); **back up**:
 //! every node on the path gains a visit and the value, its sign flipping at each level.
 //! The root is expanded first and starts with one visit; the move played is the most
 //! visited child of the root. An unvisited child's `Q` is 0 (a draw) unless

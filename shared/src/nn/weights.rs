@@ -20,10 +20,10 @@
 //! All integers are little-endian `u32`. A network is written in the oldest version that
 //! holds its shape, so files stay byte for byte what this code wrote before the newer
 //! versions existed: version 1 with AlphaZero's one value channel, version 2 with more, and
-//! version 3 only with a score head ([`Shape::score`]). A reader checks, in this order: the length covers a
-//! header, the magic, the version, the game name, the shape's limits, the count against the
-//! shape, the file's length against the count (before allocating anything), the checksum, and
-//! that every parameter is finite.
+//! version 3 only with a score head ([`Shape::score`]). A reader checks, in this order: the
+//! length covers a header, the magic, the version, the game name, the score field (0 or 1),
+//! the shape's limits, the count against the shape, the file's length against the count
+//! (before allocating anything), the checksum, and that every parameter is finite.
 
 use super::{Net, Shape};
 use std::fmt;
