@@ -54,6 +54,28 @@ pub fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32),
         .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
 }
 
+/// KataGo's score utility after `flag`: `W` or `W:SCALE`, the weight in 0..1 and the
+/// scale in 0.1..100 discs or points (2 when not given).
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not of that form.
+pub fn score_utility(flag: &str, text: Option<String>) -> Result<(f64, f64), String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    let (weight, scale) = text
+        .split_once(':')
+        .map_or((text.parse().ok(), Some(2.0)), |(w, s)| {
+            (w.parse().ok(), s.parse().ok())
+        });
+    let ok = |x: Option<f64>, range: std::ops::RangeInclusive<f64>| x.filter(|x| range.contains(x));
+    match (ok(weight, 0.0..=1.0), ok(scale, 0.1..=100.0)) {
+        (Some(w), Some(s)) => Ok((w, s)),
+        _ => Err(format!(
+            "{flag} takes W or W:SCALE, W in 0..1 and SCALE in 0.1..100 discs, not {text:?}"
+        )),
+    }
+}
+
 /// The network in the weights file at `path`, checked to be for `game` on a `size`×`size`
 /// board (`None`: any size).
 ///

@@ -399,6 +399,70 @@ fn a_score_head_trains_resumes_and_a_run_may_start_from_a_trained_network() {
         .is_err());
 }
 
+#[test]
+fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
+    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    // Endgames of random 6×6 games, 4 empties from the end, whose first move decides
+    // between margins of different sizes. Self-play without noise or temperature, searched
+    // long enough to see every end: with the utility, both sides play for discs, so the
+    // game ends at the exact (minimax) margin; without it, any win (or any loss) is as
+    // good as another, and the margin is the exact one only by chance. The score head is
+    // zeroed (it expects 0 everywhere), so the finished games' real margins decide.
+    let base = Config {
+        simulations: 20_000,
+        epsilon: 0.0,
+        temperature_plies: 0,
+        score: 1.0,
+        ..Config::preset("othello").unwrap()
+    };
+    let scored = Config {
+        score_utility: Some((0.5, 8.0)),
+        ..base.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let mut net = Trainer::new(start, base.clone()).unwrap().net;
+    let out = net.layout().value_out;
+    for i in 0..out.inputs {
+        net.params[out.w + 2 * i + 1] = 0.0;
+    }
+    net.params[out.b + 1] = 0.0;
+    let mut rng = games::rng::Rng::new(5);
+    let (mut found, mut with, mut without) = (0, 0, 0);
+    while found < 40 {
+        let mut board = start;
+        while !board.is_game_over() && board.empties().count() > 4 {
+            let moves = board.legal_moves();
+            board = board.after(moves[rng.below(moves.len())]).unwrap();
+        }
+        let moves = board.legal_moves();
+        let margins: Vec<i32> = moves
+            .iter()
+            .map(|&m| -alpha_beta(&board.after(m).unwrap(), FULL_WINDOW).value)
+            .collect();
+        if margins.iter().all(|&m| m == margins[0]) {
+            continue;
+        }
+        found += 1;
+        let exact = alpha_beta(&board, FULL_WINDOW).value;
+        // The first sample is the start's side to move, its margin that side's.
+        let margin = |config: &Config| {
+            let played = play(&board, &net, config, 1);
+            i32::from(played.samples.first().unwrap().margin)
+        };
+        with += usize::from(margin(&scored) == exact);
+        without += usize::from(margin(&base) == exact);
+    }
+    assert!(
+        with * 10 >= found * 9 && without * 10 <= found * 8,
+        "the exact margin in {with} of {found} games with the utility, {without} without"
+    );
+    // The setting is recorded: a checkpoint of the run does not resume without it.
+    let checkpoint = Trainer::new(start, scored.clone()).unwrap().to_bytes();
+    assert!(format!("{scored:?}").contains("score_utility: (0.5, 8.0)"));
+    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
 /// Small 4×4 Othello settings, the start and a trainer of them.
 fn small_othello() -> (
     Config,
@@ -676,6 +740,23 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         (
             az_train(&["--game", "othello", "--dir", d, "--score", "-1"]),
             "--score",
+        ),
+        (
+            az_train(&["--game", "othello", "--dir", d, "--score-utility", "0.3"]),
+            "--score-utility needs the score head",
+        ),
+        (
+            az_train(&[
+                "--game",
+                "othello",
+                "--dir",
+                d,
+                "--score",
+                "1",
+                "--score-utility",
+                "0.3:0",
+            ]),
+            "--score-utility takes W or W:SCALE",
         ),
         (
             az_train(&[

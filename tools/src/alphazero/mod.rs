@@ -80,9 +80,16 @@ pub struct Config {
     pub ownership: f32,
     /// The weight of the score head's loss (0: no score head). The network gets a second
     /// value output that learns the final margin over the board's points ([`ScoreTarget`]),
-    /// for KataGo's score utility at play time ([`games::nn::ScoreUtility`]); self-play
-    /// does not use it.
+    /// for KataGo's score utility ([`games::nn::ScoreUtility`]).
     pub score: f32,
+    /// KataGo's score utility in self-play: weight and scale (discs or points) of the term
+    /// every value the search backs up gets, centred on the margin the score head expects
+    /// at the root (`None`: the search sees the value alone, as AlphaZero). Needs the
+    /// score head ([`Config::score`] above 0). A value taught wins and losses plays a win
+    /// by 2 as gladly as a win by 4, and the losing side gives discs away; with the term,
+    /// both sides play for discs too, so the games' margins (the score head's targets)
+    /// come nearer to what each move is worth.
+    pub score_utility: Option<(f64, f64)>,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -123,6 +130,7 @@ impl Config {
             margin_share: 0.0,
             ownership: 0.0,
             score: 0.0,
+            score_utility: None,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -198,7 +206,7 @@ impl Config {
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
-/// `margin_share`, `ownership` and `score` appear only when used:
+/// `margin_share`, `ownership`, `score` and `score_utility` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -236,6 +244,9 @@ impl std::fmt::Debug for Config {
         }
         if self.score != 0.0 {
             s.field("score", &self.score);
+        }
+        if let Some(utility) = &self.score_utility {
+            s.field("score_utility", utility);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

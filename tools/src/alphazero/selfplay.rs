@@ -152,6 +152,10 @@ pub struct Played {
 /// Plays one game from `start` against itself with `net`, every random choice drawn from
 /// `seed`.
 ///
+/// # Panics
+///
+/// If [`Config::score_utility`] is set and `net` has no score head.
+///
 /// With [`Config::fast_simulations`] set, this is KataGo's playout cap randomisation: each
 /// searched move is a full search ([`Config::simulations`], root noise, kept as a sample)
 /// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
@@ -160,6 +164,9 @@ pub struct Played {
 pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     let mut inference = Inference::new(net);
+    if let Some((weight, scale)) = config.score_utility {
+        inference.use_score(weight, scale);
+    }
     let size = start.board_size();
     let n = size * size;
     let settings = Settings {
@@ -196,7 +203,9 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
             let total: u32 = visits.iter().sum();
             if full {
-                let q = tree.root().q() as f32;
+                // With the score utility the root's mean is the value plus a term centred
+                // near 0 there; the value target takes it within the value's range.
+                let q = tree.root().q().clamp(-1.0, 1.0) as f32;
                 samples.push(sample_of(&game, &legal_moves, &visits, q, &mut planes));
                 sides.push(game.side());
             }

@@ -597,24 +597,7 @@ fn parse() -> Result<Run, String> {
                     cli::value(&flag, args.next(), |&c: &f64| c > 0.0 && c <= 100.0)?;
             }
             "--score-utility" => {
-                let text: String = cli::value(&flag, args.next(), |_| true)?;
-                let (weight, scale) = text
-                    .split_once(':')
-                    .map_or((text.parse().ok(), Some(2.0)), |(w, s)| {
-                        (w.parse().ok(), s.parse().ok())
-                    });
-                let ok = |x: Option<f64>, range: std::ops::RangeInclusive<f64>| {
-                    x.filter(|x| range.contains(x))
-                };
-                run.search.score = match (ok(weight, 0.0..=1.0), ok(scale, 0.1..=100.0)) {
-                    (Some(w), Some(s)) => Some((w, s)),
-                    _ => {
-                        return Err(format!(
-                            "--score-utility takes W or W:SCALE, W in 0..1 and SCALE in \
-                             0.1..100 discs, not {text:?}"
-                        ))
-                    }
-                };
+                run.search.score = Some(cli::score_utility(&flag, args.next())?);
             }
             "--explain" => run.explain = Some(cli::value(&flag, args.next(), |_| true)?),
             "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,

@@ -70,8 +70,13 @@ Settings (defaults depend on the game; `--show` prints them):
   --score W           KataGo's score head: a second output of the value head learns the
                       final margin over the board's points, its squared error weighted W
                       in the loss (default 0: no such head). It is in weights.net (format
-                      version 3), for the score utility of az_eval --score-utility;
-                      self-play does not use it.
+                      version 3), for the score utility (below, and az_eval
+                      --score-utility).
+  --score-utility W[:S]  KataGo's score utility in self-play (needs --score): every
+                      value the search backs up gets W * (2/pi) * atan((margin - centre)
+                      / S), the margin the score head expects (a finished game's real
+                      one), the centre the root's; W in 0..1, S in discs (default 2).
+                      Both sides then play for discs as well as for the result.
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -227,6 +232,7 @@ fn parse() -> Result<Run, String> {
             "--score" => {
                 c.score = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
             }
+            "--score-utility" => c.score_utility = Some(cli::score_utility(&flag, it.next())?),
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
                 let text: String = cli::value(&flag, it.next(), |_| true)?;
@@ -250,6 +256,9 @@ fn parse() -> Result<Run, String> {
             "--l2" => c.l2 = cli::value(&flag, it.next(), |&x: &f32| (0.0..=1.0).contains(&x))?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
+    }
+    if config.score_utility.is_some() && config.score <= 0.0 {
+        return Err("--score-utility needs the score head: give --score W too".into());
     }
     run.config = config;
     if run.resume && run.init.is_some() {
