@@ -152,15 +152,15 @@ pub struct Played {
 /// Plays one game from `start` against itself with `net`, every random choice drawn from
 /// `seed`.
 ///
-/// # Panics
-///
-/// If [`Config::score_utility`] is set and `net` has no score head.
-///
 /// With [`Config::fast_simulations`] set, this is KataGo's playout cap randomisation: each
 /// searched move is a full search ([`Config::simulations`], root noise, kept as a sample)
 /// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
 /// not kept): the game is played at the cost of the smaller search, while every policy
 /// target comes from the larger one.
+///
+/// # Panics
+///
+/// If [`Config::score_utility`] is set and `net` has no score head.
 pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     let mut inference = Inference::new(net);
