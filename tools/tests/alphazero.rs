@@ -409,11 +409,8 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
     // good as another, and the margin is the exact one only by chance. The score head is
     // zeroed (it expects 0 everywhere), so the finished games' real margins decide.
     let base = Config {
-        simulations: 20_000,
-        epsilon: 0.0,
-        temperature_plies: 0,
         score: 1.0,
-        ..Config::preset("othello").unwrap()
+        ..quiet_othello(20_000)
     };
     let scored = Config {
         score_utility: Some((0.5, 8.0)),
@@ -429,11 +426,7 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
     let mut rng = games::rng::Rng::new(5);
     let (mut found, mut with, mut without) = (0, 0, 0);
     while found < 40 {
-        let mut board = start;
-        while !board.is_game_over() && board.empties().count() > 4 {
-            let moves = board.legal_moves();
-            board = board.after(moves[rng.below(moves.len())]).unwrap();
-        }
+        let board = random_endgame(&mut rng, 4);
         let moves = board.legal_moves();
         let margins: Vec<i32> = moves
             .iter()
@@ -461,6 +454,82 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
     assert!(format!("{scored:?}").contains("score_utility: (0.5, 8.0)"));
     let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
+fn self_play_searches_the_side_behind_harder_when_asked() {
+    use games::search::{alpha_beta, FULL_WINDOW};
+    // Endgames of random 6×6 games, 6 empties from the end, that the side to move draws or
+    // wins with exact play. Self-play without noise or temperature on a weak search: that
+    // side slips (ends with a worse result: a loss where it could draw, a draw or a loss
+    // where it could win) in many of them. Given thousands of simulations more whenever its
+    // search finds it behind, it sees every end from there and slips far less often.
+    let base = quiet_othello(16);
+    let harder = Config {
+        loser_search: Some((2_000, 0.0)),
+        ..base.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let mut rng = games::rng::Rng::new(7);
+    let (mut found, mut slips, mut slips_harder) = (0, 0, 0);
+    let mut extra = 0;
+    while found < 100 {
+        let board = random_endgame(&mut rng, 6);
+        let exact = alpha_beta(&board, FULL_WINDOW).value;
+        if board.is_game_over() || board.legal_moves().len() < 2 || exact < 0 {
+            continue;
+        }
+        found += 1;
+        // The first sample is the start's side to move, its margin that side's.
+        let result = |config: &Config| {
+            let played = play(&board, &net, config, 1);
+            let searched = played.samples.len() as u64 * u64::from(config.simulations);
+            (
+                played.samples[0].margin.signum(),
+                played.evaluations - searched,
+            )
+        };
+        let (plain, none) = result(&base);
+        let (behind, more) = result(&harder);
+        assert_eq!(none, 0);
+        assert_eq!(more % 2_000, 0, "whole extra searches only");
+        extra += more;
+        let exact = exact.signum() as i16;
+        slips += usize::from(plain < exact);
+        slips_harder += usize::from(behind < exact);
+    }
+    assert!(
+        extra > 0 && slips >= 20 && slips_harder * 3 <= slips * 2,
+        "the side to move slipped in {slips} of {found} games, {slips_harder} when searched harder"
+    );
+    // The setting is recorded: a checkpoint of the run does not resume without it.
+    let checkpoint = Trainer::new(start, harder.clone()).unwrap().to_bytes();
+    assert!(format!("{harder:?}").contains("loser_search: (2000, 0.0)"));
+    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+/// 6×6 Othello self-play settings without root noise or temperature: each move the most
+/// visited of `simulations`.
+fn quiet_othello(simulations: u32) -> Config {
+    Config {
+        simulations,
+        epsilon: 0.0,
+        temperature_plies: 0,
+        ..Config::preset("othello").unwrap()
+    }
+}
+
+/// A 6×6 Othello position reached by random moves, stopped at `empties` empty squares (or
+/// at the game's end, if that comes first).
+fn random_endgame(rng: &mut games::rng::Rng, empties: u32) -> games::othello::Board {
+    let mut board = games::othello::Board::new(6).unwrap();
+    while !board.is_game_over() && board.empties().count() > empties {
+        let moves = board.legal_moves();
+        board = games::search::Game::after(&board, moves[rng.below(moves.len())]).unwrap();
+    }
+    board
 }
 
 /// Small 4×4 Othello settings, the start and a trainer of them.
@@ -784,7 +853,12 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
             ]),
             "--init starts a new run",
         ),
-    ] {
+    ]
+    .into_iter()
+    .chain(["64", "0:0.3", "64:1", "64:-0.5"].map(|bad| {
+        let args = ["--game", "othello", "--dir", d, "--loser-search", bad];
+        (az_train(&args), "--loser-search takes N:T")
+    })) {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{says}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");

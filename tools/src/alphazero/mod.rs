@@ -90,6 +90,12 @@ pub struct Config {
     /// both sides play for discs too, so the games' margins (the score head's targets)
     /// come nearer to what each move is worth.
     pub score_utility: Option<(f64, f64)>,
+    /// More search for the side behind: `(extra, threshold)` gives every self-play search
+    /// whose root value for the side to move ends below `−threshold` `extra` simulations
+    /// more (`None`: every search the same). Self-play's margins and late values are
+    /// inflated by the loser's slips, a drawing or closer line it does not find; searching
+    /// its moves harder brings the games' results nearer to what the positions are worth.
+    pub loser_search: Option<(u32, f64)>,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -131,6 +137,7 @@ impl Config {
             ownership: 0.0,
             score: 0.0,
             score_utility: None,
+            loser_search: None,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -206,7 +213,8 @@ impl Config {
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
-/// `margin_share`, `ownership`, `score` and `score_utility` appear only when used:
+/// `margin_share`, `ownership`, `score`, `score_utility` and `loser_search` appear only
+/// when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -247,6 +255,9 @@ impl std::fmt::Debug for Config {
         }
         if let Some(utility) = &self.score_utility {
             s.field("score_utility", utility);
+        }
+        if let Some(loser) = &self.loser_search {
+            s.field("loser_search", loser);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

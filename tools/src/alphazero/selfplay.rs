@@ -156,7 +156,8 @@ pub struct Played {
 /// searched move is a full search ([`Config::simulations`], root noise, kept as a sample)
 /// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
 /// not kept): the game is played at the cost of the smaller search, while every policy
-/// target comes from the larger one.
+/// target comes from the larger one. With [`Config::loser_search`] set, a search (full or
+/// fast) that ends with the side to move behind goes on for the extra simulations.
 ///
 /// # Panics
 ///
@@ -200,6 +201,12 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             }
             tree.grow(simulations, &mut inference);
             evaluations += u64::from(simulations);
+            if let Some((extra, threshold)) = config.loser_search {
+                if tree.root().q() < -threshold {
+                    tree.grow(extra, &mut inference);
+                    evaluations += u64::from(extra);
+                }
+            }
             let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
             let total: u32 = visits.iter().sum();
             if full {

@@ -77,6 +77,10 @@ Settings (defaults depend on the game; `--show` prints them):
                       / S), the margin the score head expects (a finished game's real
                       one), the centre the root's; W in 0..1, S in discs (default 2).
                       Both sides then play for discs as well as for the result.
+  --loser-search N:T  N more simulations (1..=100000) for every self-play search
+                      whose root value for the side to move ends below -T (T in
+                      0..1): the side behind searches harder, so that the games'
+                      results and margins owe less to the loser's slips.
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -233,6 +237,17 @@ fn parse() -> Result<Run, String> {
                 c.score = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
             }
             "--score-utility" => c.score_utility = Some(cli::score_utility(&flag, it.next())?),
+            "--loser-search" => {
+                let text: String = cli::value(&flag, it.next(), |_| true)?;
+                let loser = text
+                    .split_once(':')
+                    .and_then(|(n, t)| Some((n.parse::<u32>().ok()?, t.parse::<f64>().ok()?)))
+                    .filter(|&(n, t)| (1..=100_000).contains(&n) && (0.0..1.0).contains(&t))
+                    .ok_or_else(|| {
+                        format!("--loser-search takes N:T, N in 1..=100000 and T in 0..1, as 64:0.3, not {text:?}")
+                    })?;
+                c.loser_search = Some(loser);
+            }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
                 let text: String = cli::value(&flag, it.next(), |_| true)?;
