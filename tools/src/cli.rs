@@ -54,6 +54,25 @@ pub fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32),
         .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
 }
 
+/// A pair `A:B` after `flag`, both parsed and accepted by `ok`; `form` says what is
+/// expected (`"GENERATION:RATE, as 300:0.002"`) in the error.
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not such a pair.
+pub fn pair<A: FromStr, B: FromStr>(
+    flag: &str,
+    text: Option<String>,
+    form: &str,
+    ok: impl Fn(&A, &B) -> bool,
+) -> Result<(A, B), String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    text.split_once(':')
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|(a, b)| ok(a, b))
+        .ok_or_else(|| format!("{flag} takes {form}, not {text:?}"))
+}
+
 /// KataGo's score utility after `flag`: `W` or `W:SCALE`, the weight in 0..1 and the
 /// scale in 0.1..100 discs or points (2 when not given).
 ///

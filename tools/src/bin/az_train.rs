@@ -238,29 +238,19 @@ fn parse() -> Result<Run, String> {
             }
             "--score-utility" => c.score_utility = Some(cli::score_utility(&flag, it.next())?),
             "--loser-search" => {
-                let text: String = cli::value(&flag, it.next(), |_| true)?;
-                let loser = text
-                    .split_once(':')
-                    .and_then(|(n, t)| Some((n.parse::<u32>().ok()?, t.parse::<f64>().ok()?)))
-                    .filter(|&(n, t)| (1..=100_000).contains(&n) && (0.0..1.0).contains(&t))
-                    .ok_or_else(|| {
-                        format!("--loser-search takes N:T, N in 1..=100000 and T in 0..1, as 64:0.3, not {text:?}")
-                    })?;
-                c.loser_search = Some(loser);
+                let form = "N:T, N in 1..=100000 and T in 0..1, as 64:0.3";
+                let ok = |&n: &u32, &t: &f64| (1..=100_000).contains(&n) && (0.0..1.0).contains(&t);
+                c.loser_search = Some(cli::pair(&flag, it.next(), form, ok)?);
             }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
-                let text: String = cli::value(&flag, it.next(), |_| true)?;
-                let drop = text
-                    .split_once(':')
-                    .and_then(|(g, x)| Some((g.parse::<u32>().ok()?, x.parse::<f32>().ok()?)))
-                    .filter(|&(g, x)| g >= 1 && x > 0.0 && x <= 10.0)
-                    .ok_or_else(|| {
-                        format!("--lr-drop takes GENERATION:RATE, as 300:0.002, not {text:?}")
-                    })?;
+                let form = "GENERATION:RATE, as 300:0.002";
+                let ok = |&g: &u32, &x: &f32| g >= 1 && x > 0.0 && x <= 10.0;
+                let drop = cli::pair(&flag, it.next(), form, ok)?;
                 if c.lr_drops.last().is_some_and(|&(g, _)| g >= drop.0) {
                     return Err(format!(
-                        "--lr-drop {text}: the drops' generations must increase"
+                        "--lr-drop {}:{}: the drops' generations must increase",
+                        drop.0, drop.1
                     ));
                 }
                 c.lr_drops.push(drop);
