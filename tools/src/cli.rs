@@ -48,9 +48,7 @@ pub fn value<T: FromStr>(
 /// A one-line message when the value is missing or not such a range.
 pub fn range(flag: &str, text: Option<String>, limit: u32) -> Result<(u32, u32), String> {
     let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.split_once("..")
-        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-        .filter(|&(a, b): &(u32, u32)| 1 <= a && a <= b && b <= limit)
+    split_pair(&text, "..", |&a: &u32, &b| 1 <= a && a <= b && b <= limit)
         .ok_or_else(|| format!("{flag} is LOW..HIGH within 1..{limit}, not {text:?}"))
 }
 
@@ -67,10 +65,18 @@ pub fn pair<A: FromStr, B: FromStr>(
     ok: impl Fn(&A, &B) -> bool,
 ) -> Result<(A, B), String> {
     let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.split_once(':')
+    split_pair(&text, ":", ok).ok_or_else(|| format!("{flag} takes {form}, not {text:?}"))
+}
+
+/// `text` split at the first `separator`, both sides parsed and accepted by `ok`.
+fn split_pair<A: FromStr, B: FromStr>(
+    text: &str,
+    separator: &str,
+    ok: impl Fn(&A, &B) -> bool,
+) -> Option<(A, B)> {
+    text.split_once(separator)
         .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
         .filter(|(a, b)| ok(a, b))
-        .ok_or_else(|| format!("{flag} takes {form}, not {text:?}"))
 }
 
 /// KataGo's score utility after `flag`: `W` or `W:SCALE`, the weight in 0..1 and the
