@@ -218,8 +218,18 @@ fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() 
     let err = Trainer::from_bytes(&first.to_bytes(), start(), late).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
     // A checkpoint made with drops records them: resuming without them is refused.
-    let err = Trainer::from_bytes(&straight.to_bytes(), start(), small).unwrap_err();
+    let err = Trainer::from_bytes(&straight.to_bytes(), start(), small.clone()).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
+    // Drops still to come are a plan: a run resumed with them moved, or left out, is the
+    // run made straight through with the new plan.
+    let planned = run(2, &dropped, None);
+    let moved = Config {
+        lr_drops: vec![(4, 0.002)],
+        ..small.clone()
+    };
+    assert_eq!(run(4, &moved, Some(&planned)).net, run(4, &moved, None).net);
+    assert_eq!(run(4, &small, Some(&planned)).net, run(4, &small, None).net);
+    assert_ne!(run(4, &moved, None).net, run(4, &small, None).net);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! magic "GAMESCKP", version u32 (4; 1 to 3 are still read), game name (16 bytes, NUL-padded)
-//! settings: u32 length, UTF-8 text (the Config as Debug prints it; resuming checks it,
-//!   allowing only learning-rate drops added for generations after the checkpoint's)
+//! settings: u32 length, UTF-8 text (the Config as Debug prints it, with the learning-rate
+//!   drops begun by the checkpoint's generation; resuming checks it, leaving later drops
+//!   free; files written before this recorded all planned drops, and still resume)
 //! generation u32, games u64, positions u64, seconds f64
 //! network: u64 length, a weights file (games::nn's format, with its own checksum)
 //! momentum: u32 count, f32 each
@@ -244,9 +245,15 @@ where
 
     /// The state as a checkpoint of `version` (older versions only to test reading them).
     fn to_bytes_as(&self, version: u32) -> Vec<u8> {
+        // Only the drops already begun: those still to come are a plan, free to change.
+        self.encode(version, &self.config.as_of(self.generation))
+    }
+
+    /// The state as a checkpoint of `version` that records the settings `config`.
+    fn encode(&self, version: u32, config: &Config) -> Vec<u8> {
         let layout = Layout::of(version, SINCE);
         let mut out = header(MAGIC, version, G::NAME);
-        let config = format!("{:?}", self.config);
+        let config = format!("{config:?}");
         out.extend_from_slice(&(config.len() as u32).to_le_bytes());
         out.extend_from_slice(config.as_bytes());
         out.extend_from_slice(&self.generation.to_le_bytes());
@@ -283,8 +290,10 @@ where
     }
 
     /// A trainer from checkpoint `bytes`, for games from `start` with settings `config`:
-    /// the checkpoint's own, or those with [`Config::lr_drops`] added that begin after
-    /// the checkpoint's generation (a schedule decided on the way does not change the past).
+    /// the checkpoint's own, except that the [`Config::lr_drops`] that begin after the
+    /// checkpoint's generation may be added, moved or left out (a schedule decided on the
+    /// way does not change the past). (Checkpoints written before they recorded only the
+    /// drops begun also resume with the whole plan they recorded.)
     ///
     /// # Errors
     ///
@@ -305,8 +314,8 @@ where
         let settings = String::from_utf8_lossy(r.take(len, "settings")?).into_owned();
         let generation = r.u32("counters")?;
         let wanted = format!("{config:?}");
-        // Learning-rate drops for generations still to come may be added on resume.
-        if settings != wanted && settings != format!("{:?}", config.as_of(generation)) {
+        // Learning-rate drops for generations still to come are free; the past is not.
+        if settings != format!("{:?}", config.as_of(generation)) && settings != wanted {
             return Err(CheckpointError::Mismatch(format!(
                 "the checkpoint was made with other settings: {settings} (now: {wanted})"
             )));
@@ -563,6 +572,31 @@ mod tests {
             ..config
         };
         let err = Trainer::from_bytes(&three, start, with_head).expect_err("no head in it");
+        assert!(err.to_string().contains("other settings"), "{err}");
+    }
+
+    #[test]
+    fn checkpoints_that_recorded_their_whole_drop_plan_resume_with_that_plan() {
+        let small = Config {
+            games: 4,
+            steps: 2,
+            simulations: 8,
+            ..Config::preset("tictactoe").expect("a preset")
+        };
+        let planned = Config {
+            lr_drops: vec![(3, 0.005)],
+            ..small.clone()
+        };
+        let start = Board::new(3).expect("a board");
+        let mut trainer = Trainer::new(start, planned.clone()).expect("a trainer");
+        trainer.generation();
+        // Written as before: the drop still to come is in the settings.
+        let old = trainer.encode(VERSION, &planned);
+        assert_ne!(old, trainer.to_bytes());
+        let read = Trainer::from_bytes(&old, start, planned).expect("the same plan resumes");
+        assert_eq!(read.net, trainer.net);
+        // Such a file cannot tell a plan changed from settings changed: refused.
+        let err = Trainer::from_bytes(&old, start, small).expect_err("another plan");
         assert!(err.to_string().contains("other settings"), "{err}");
     }
 

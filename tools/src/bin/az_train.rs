@@ -86,8 +86,8 @@ Settings (defaults depend on the game; `--show` prints them):
                       score head (which starts untrained). The run's clock starts at 0:
                       add the network's own training time when you report it.
   --lr-drop G:X       from generation G on, learning rate X (repeat for more drops,
-                      G increasing); --resume accepts drops added after the
-                      checkpoint's generation
+                      G increasing); --resume takes drops after the checkpoint's
+                      generation as given: added, moved or left out
   --show              print the settings and exit
   -h, --help          this text
 
