@@ -217,7 +217,7 @@ fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() 
     };
     let err = Trainer::from_bytes(&first.to_bytes(), start(), late).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
-    // A checkpoint made with drops records them: resuming without them is refused.
+    // A checkpoint records the drops begun by then: resuming without them is refused.
     let err = Trainer::from_bytes(&straight.to_bytes(), start(), small.clone()).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
     // Drops still to come are a plan: a run resumed with them moved, or left out, is the
