@@ -516,14 +516,19 @@ mod tests {
     use super::*;
     use games::tictactoe::Board;
 
-    #[test]
-    fn checkpoints_written_before_q_and_the_margin_were_kept_read_them_as_the_outcome() {
-        let config = Config {
+    /// Tic-tac-toe settings small enough for a generation in a test.
+    fn small() -> Config {
+        Config {
             games: 4,
             steps: 2,
             simulations: 8,
             ..Config::preset("tictactoe").expect("a preset")
-        };
+        }
+    }
+
+    #[test]
+    fn checkpoints_written_before_q_and_the_margin_were_kept_read_them_as_the_outcome() {
+        let config = small();
         let start = Board::new(3).expect("a board");
         let mut trainer = Trainer::new(start, config.clone()).expect("a trainer");
         trainer.generation();
@@ -577,12 +582,7 @@ mod tests {
 
     #[test]
     fn checkpoints_that_recorded_their_whole_drop_plan_resume_with_that_plan() {
-        let small = Config {
-            games: 4,
-            steps: 2,
-            simulations: 8,
-            ..Config::preset("tictactoe").expect("a preset")
-        };
+        let small = small();
         let planned = Config {
             lr_drops: vec![(3, 0.005)],
             ..small.clone()
@@ -603,11 +603,8 @@ mod tests {
     #[test]
     fn the_ownership_head_is_kept_and_checked_by_the_checkpoint() {
         let config = Config {
-            games: 4,
-            steps: 2,
-            simulations: 8,
             ownership: 1.0,
-            ..Config::preset("tictactoe").expect("a preset")
+            ..small()
         };
         let start = Board::new(3).expect("a board");
         let mut trainer = Trainer::new(start, config.clone()).expect("a trainer");
