@@ -7,7 +7,7 @@
 use games::tictactoe::Board;
 use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, play, Config, Trainer};
+use tools::alphazero::{checkpoint_path, play, Config, Played, Trainer};
 
 /// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
 /// on two cores).
@@ -192,7 +192,7 @@ fn playout_cap_randomisation_keeps_only_the_full_searches() {
 }
 
 #[test]
-fn learning_rate_drops_apply_from_their_generation_and_may_be_added_on_resume() {
+fn learning_rate_drops_apply_from_their_generation_and_drops_to_come_may_change_on_resume() {
     let small = small();
     let dropped = Config {
         lr_drops: vec![(3, 0.005), (5, 0.001)],
@@ -517,6 +517,44 @@ fn self_play_searches_the_side_behind_harder_when_asked() {
     // The setting is recorded: a checkpoint of the run does not resume without it.
     let checkpoint = Trainer::new(start, harder.clone()).unwrap().to_bytes();
     assert!(format!("{harder:?}").contains("loser_search: (2000, 0.0)"));
+    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
+fn forced_playouts_change_the_policy_targets_not_the_search_budget() {
+    // KataGo's forced playouts in full searches (the rule itself and the pruning of the
+    // target are tested with the tree, in the games crate): wired into self-play, they
+    // change what the searches teach without running a simulation more.
+    let base = Config {
+        simulations: 64,
+        ..Config::preset("othello").unwrap()
+    };
+    let forced = Config {
+        forced_playouts: 2.0,
+        ..base.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let (plain, with) = (play(&start, &net, &base, 5), play(&start, &net, &forced, 5));
+    assert_eq!(
+        with,
+        play(&start, &net, &forced, 5),
+        "deterministic for a seed"
+    );
+    let targets = |p: &Played| p.samples.iter().map(|s| s.pi.clone()).collect::<Vec<_>>();
+    assert_ne!(targets(&plain), targets(&with));
+    for played in [&plain, &with] {
+        let searched = played.samples.len() as u64 * 64;
+        assert_eq!(played.evaluations, searched);
+        for s in &played.samples {
+            assert!((s.pi.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{:?}", s.pi);
+        }
+    }
+    // The setting is recorded: a checkpoint of the run does not resume without it.
+    let checkpoint = Trainer::new(start, forced.clone()).unwrap().to_bytes();
+    assert!(format!("{forced:?}").contains("forced_playouts: 2.0"));
+    assert!(!format!("{base:?}").contains("forced_playouts"));
     let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
 }
@@ -869,6 +907,10 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     .chain(["64", "0:0.3", "64:1", "64:-0.5"].map(|bad| {
         let args = ["--game", "othello", "--dir", d, "--loser-search", bad];
         (az_train(&args), "--loser-search takes N:T")
+    }))
+    .chain(["-1", "101", "NaN", "two"].map(|bad| {
+        let args = ["--game", "othello", "--dir", d, "--forced-playouts", bad];
+        (az_train(&args), "--forced-playouts: ")
     })) {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{says}: {err}");

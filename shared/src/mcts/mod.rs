@@ -176,6 +176,9 @@ pub struct Tree<G: Game> {
     settings: Settings,
     priors: Vec<f64>,
     path: Vec<u32>,
+    /// KataGo's forced playouts at the root: the `k` of [`Tree::force_root_playouts`]
+    /// (0: none).
+    forced: f64,
 }
 
 impl<G: Game> Tree<G> {
@@ -207,6 +210,7 @@ impl<G: Game> Tree<G> {
             settings,
             priors: Vec::new(),
             path: Vec::new(),
+            forced: 0.0,
         };
         if terminal_value(root).is_none() {
             tree.expand(0, evaluator);
@@ -239,6 +243,61 @@ impl<G: Game> Tree<G> {
         {
             child.prior = (1.0 - epsilon) * child.prior + epsilon * x;
         }
+    }
+
+    /// KataGo's forced playouts (Wu 2019, "Accelerating Self-Play Learning in Go", 3.1):
+    /// from now on, a root child that has been visited but has fewer than
+    /// `√(k · P · n)` visits (`P` its prior, noise included, `n` the root's children's
+    /// visits together) is searched next, whatever PUCT says (the first such child in move
+    /// order). A move that root noise lifted gets enough visits to show what it is worth,
+    /// instead of one that its bad first value ends. `k` = 0 turns it off; KataGo uses 2.
+    /// The visits this adds are taken out of the policy target by [`Tree::root_target`].
+    pub fn force_root_playouts(&mut self, k: f64) {
+        self.forced = k.max(0.0);
+    }
+
+    /// The root's visits per child (move order) as a policy target: [`Tree::children`]'s
+    /// visits, less KataGo's policy target pruning when [`Tree::force_root_playouts`] is on.
+    /// From every child but the most visited (the first of equals), up to `⌊√(k · P · n)⌋`
+    /// visits are taken away, as long as its PUCT score at the final visit counts stays
+    /// below the most visited child's (so that the visits PUCT alone would have given it
+    /// stay); a child left with one visit is dropped. The most visited child keeps all
+    /// its visits, so the move played is the same.
+    pub fn root_target(&self) -> Vec<u32> {
+        let children = self.children();
+        let mut visits: Vec<u32> = children.iter().map(|c| c.visits).collect();
+        if self.forced <= 0.0 {
+            return visits;
+        }
+        let total: f64 = visits.iter().map(|&v| f64::from(v)).sum();
+        let most = visits.iter().copied().max().unwrap_or(0);
+        let Some(best) = visits.iter().position(|&v| v == most) else {
+            return visits;
+        };
+        let sqrt_n = f64::from(self.nodes[0].visits).sqrt();
+        let c = self.settings.c_puct;
+        let sign = match self.settings.signs {
+            Signs::Negamax => -1.0,
+            Signs::Seed => 1.0,
+        };
+        let puct = |child: &Node<G>, n: u32| {
+            sign * child.q() + c * child.prior * sqrt_n / (1.0 + f64::from(n))
+        };
+        let bar = puct(&children[best], most);
+        for (i, child) in children.iter().enumerate() {
+            let n = visits[i];
+            if i == best || n == 0 {
+                continue;
+            }
+            let forced = (self.forced * child.prior * total).sqrt().floor() as u32;
+            let floor = n.saturating_sub(forced);
+            let mut kept = n;
+            while kept > floor && puct(child, kept - 1) < bar {
+                kept -= 1;
+            }
+            visits[i] = if kept == 1 && kept < n { 0 } else { kept };
+        }
+        visits
     }
 
     /// The root.
@@ -301,6 +360,7 @@ impl<G: Game> Tree<G> {
             settings: self.settings,
             priors: Vec::new(),
             path: Vec::new(),
+            forced: self.forced,
         })
     }
 
@@ -330,6 +390,15 @@ impl<G: Game> Tree<G> {
     /// The child of `n` that PUCT selects: the first with the highest score.
     fn select(&self, n: usize) -> usize {
         let node = &self.nodes[n];
+        if n == 0 && self.forced > 0.0 {
+            let children = &self.nodes[node.children.start as usize..node.children.end as usize];
+            let total: f64 = children.iter().map(|c| f64::from(c.visits)).sum();
+            if let Some(i) = children.iter().position(|c| {
+                c.visits > 0 && f64::from(c.visits) < (self.forced * c.prior * total).sqrt()
+            }) {
+                return node.children.start as usize + i;
+            }
+        }
         let sqrt_n = f64::from(node.visits).sqrt();
         let c = self.settings.c_puct;
         let sign = match self.settings.signs {

@@ -96,6 +96,13 @@ pub struct Config {
     /// inflated by the loser's slips, a drawing or closer line it does not find; searching
     /// its moves harder brings the games' results nearer to what the positions are worth.
     pub loser_search: Option<(u32, f64)>,
+    /// KataGo's forced playouts and policy target pruning in full self-play searches: the
+    /// `k` of [`games::mcts::Tree::force_root_playouts`] (0: off; KataGo uses 2). A move
+    /// that root noise lifts gets about `√(k · P · n)` visits, enough to show whether its
+    /// first value was wrong, and the target ([`games::mcts::Tree::root_target`]) takes
+    /// back the visits PUCT would not have given it: a move with a small prior that
+    /// turns out to win can be found, and one that does not is not taught.
+    pub forced_playouts: f64,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -138,6 +145,7 @@ impl Config {
             score: 0.0,
             score_utility: None,
             loser_search: None,
+            forced_playouts: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -213,8 +221,8 @@ impl Config {
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
-/// `margin_share`, `ownership`, `score`, `score_utility` and `loser_search` appear only
-/// when used:
+/// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search` and
+/// `forced_playouts` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -258,6 +266,9 @@ impl std::fmt::Debug for Config {
         }
         if let Some(loser) = &self.loser_search {
             s.field("loser_search", loser);
+        }
+        if self.forced_playouts != 0.0 {
+            s.field("forced_playouts", &self.forced_playouts);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

@@ -157,7 +157,9 @@ pub struct Played {
 /// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
 /// not kept): the game is played at the cost of the smaller search, while every policy
 /// target comes from the larger one. With [`Config::loser_search`] set, a search (full or
-/// fast) that ends with the side to move behind goes on for the extra simulations.
+/// fast) that ends with the side to move behind goes on for the extra simulations. With
+/// [`Config::forced_playouts`] set, full searches force playouts at the root and the
+/// target (and the move drawn from it) leaves them out.
 ///
 /// # Panics
 ///
@@ -198,6 +200,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             if full {
                 let noise = dirichlet(config.alpha, legal_moves.len(), &mut rng);
                 tree.mix_root_priors(&noise, config.epsilon);
+                tree.force_root_playouts(config.forced_playouts);
             }
             tree.grow(simulations, &mut inference);
             evaluations += u64::from(simulations);
@@ -207,7 +210,8 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
                     evaluations += u64::from(extra);
                 }
             }
-            let visits: Vec<u32> = tree.children().iter().map(|c| c.visits).collect();
+            // The visits, less the forced playouts' extra ones (none unless asked).
+            let visits = tree.root_target();
             let total: u32 = visits.iter().sum();
             if full {
                 // With the score utility the root's mean is the value plus a term centred

@@ -81,6 +81,11 @@ Settings (defaults depend on the game; `--show` prints them):
                       whose root value for the side to move ends below -T (T in
                       0..1): the side behind searches harder, so that the games'
                       results and margins owe less to the loser's slips.
+  --forced-playouts K KataGo's forced playouts in full self-play searches: a root move
+                      that has been tried gets at least sqrt(K * prior * visits) visits
+                      (K in 0..=100; KataGo uses 2; default 0: off), so that a move root
+                      noise lifts shows what it is worth; the policy target takes back
+                      the visits PUCT alone would not have given it.
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -241,6 +246,10 @@ fn parse() -> Result<Run, String> {
                 let form = "N:T, N in 1..=100000 and T in 0..1, as 64:0.3";
                 let ok = |&n: &u32, &t: &f64| (1..=100_000).contains(&n) && (0.0..1.0).contains(&t);
                 c.loser_search = Some(cli::pair(&flag, it.next(), form, ok)?);
+            }
+            "--forced-playouts" => {
+                c.forced_playouts =
+                    cli::value(&flag, it.next(), |k: &f64| (0.0..=100.0).contains(k))?;
             }
             "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
             "--lr-drop" => {
