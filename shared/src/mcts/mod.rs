@@ -261,7 +261,7 @@ impl<G: Game> Tree<G> {
     /// From every child but the most visited (the first of equals), up to `⌊√(k · P · n)⌋`
     /// visits are taken away, as long as its PUCT score at the final visit counts stays
     /// below the most visited child's (so that the visits PUCT alone would have given it
-    /// stay); a child left with one visit is dropped. The most visited child keeps all
+    /// stay); a child cut down to one visit is dropped. The most visited child keeps all
     /// its visits, so the move played is the same.
     pub fn root_target(&self) -> Vec<u32> {
         let children = self.children();
