@@ -35,6 +35,16 @@ pub enum Signs {
     Seed,
 }
 
+impl Signs {
+    /// The factor a parent applies to a child's mean value to read it as its own.
+    fn parent_sign(self) -> f64 {
+        match self {
+            Signs::Negamax => -1.0,
+            Signs::Seed => 1.0,
+        }
+    }
+}
+
 /// Search settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -276,10 +286,7 @@ impl<G: Game> Tree<G> {
         };
         let sqrt_n = f64::from(self.nodes[0].visits).sqrt();
         let c = self.settings.c_puct;
-        let sign = match self.settings.signs {
-            Signs::Negamax => -1.0,
-            Signs::Seed => 1.0,
-        };
+        let sign = self.settings.signs.parent_sign();
         let puct = |child: &Node<G>, n: u32| {
             sign * child.q() + c * child.prior * sqrt_n / (1.0 + f64::from(n))
         };
@@ -401,10 +408,7 @@ impl<G: Game> Tree<G> {
         }
         let sqrt_n = f64::from(node.visits).sqrt();
         let c = self.settings.c_puct;
-        let sign = match self.settings.signs {
-            Signs::Negamax => -1.0,
-            Signs::Seed => 1.0,
-        };
+        let sign = self.settings.signs.parent_sign();
         let unvisited = match self.settings.first_play {
             FirstPlay::Zero => 0.0,
             FirstPlay::Reduced(r) => {
