@@ -15,12 +15,20 @@ use games::search::{alpha_beta, Game};
 use games::tictactoe::{self, O, X};
 use games::Color;
 
+/// Negamax signs with the given budget, exploration constant and first-play rule.
+fn negamax(iterations: u32, c_puct: f64, first_play: FirstPlay) -> Settings {
+    Settings {
+        iterations,
+        c_puct,
+        signs: Signs::Negamax,
+        first_play,
+    }
+}
+
 fn mcts_move(board: &tictactoe::Board, iterations: u32, signs: Signs, seed: u64) -> usize {
     let settings = Settings {
-        iterations,
-        c_puct: 2.0,
         signs,
-        first_play: FirstPlay::Zero,
+        ..negamax(iterations, 2.0, FirstPlay::Zero)
     };
     Tree::search(board, settings, &mut Playouts::new(seed))
         .best_move()
@@ -56,12 +64,7 @@ impl Evaluator<tictactoe::Board> for Constant {
 /// How many of the root's children a search of `iterations` visits at least once.
 fn children_tried(first_play: FirstPlay, value: f64, iterations: u32) -> usize {
     let board = tictactoe::Board::new(3).unwrap();
-    let settings = Settings {
-        iterations,
-        c_puct: 1.5,
-        signs: Signs::Negamax,
-        first_play,
-    };
+    let settings = negamax(iterations, 1.5, first_play);
     let tree = Tree::search(&board, settings, &mut Constant(value));
     tree.children().iter().filter(|c| c.visits > 0).count()
 }
@@ -89,12 +92,7 @@ fn first_play_urgency_stops_a_lost_position_from_trying_every_move_first() {
 fn with_first_play_urgency_the_search_still_takes_a_win_in_one() {
     let board: tictactoe::Board = "XX.\nOO.\n...".parse().unwrap();
     for seed in 0..5 {
-        let settings = Settings {
-            iterations: 400,
-            c_puct: 2.0,
-            signs: Signs::Negamax,
-            first_play: FirstPlay::Reduced(0.3),
-        };
+        let settings = negamax(400, 2.0, FirstPlay::Reduced(0.3));
         let tree = Tree::search(&board, settings, &mut Playouts::new(seed));
         assert_eq!(tree.best_move(), Some(2));
     }
@@ -229,12 +227,7 @@ fn visits_add_up(tree: &Tree<tictactoe::Board>, depth: u32) {
 #[test]
 fn a_kept_subtree_has_the_visits_and_values_found_below_its_root() {
     let board = tictactoe::Board::new(3).unwrap();
-    let settings = Settings {
-        iterations: 3000,
-        c_puct: 1.5,
-        signs: Signs::Negamax,
-        first_play: FirstPlay::Zero,
-    };
+    let settings = negamax(3000, 1.5, FirstPlay::Zero);
     let mut playouts = Playouts::new(7);
     let tree = Tree::search(&board, settings, &mut playouts);
     visits_add_up(&tree, 3);
@@ -297,12 +290,7 @@ impl Evaluator<tictactoe::Board> for Centre {
 #[test]
 fn forced_playouts_give_each_tried_root_move_its_visits_and_the_target_takes_them_back() {
     let board = tictactoe::Board::new(3).unwrap();
-    let settings = Settings {
-        iterations: 800,
-        c_puct: 1.5,
-        signs: Signs::Negamax,
-        first_play: FirstPlay::Zero,
-    };
+    let settings = negamax(800, 1.5, FirstPlay::Zero);
     // Root noise, as in self-play, lifts two corners (0 and 8) from 0.0125 to about 0.13.
     let noise = [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5];
     let search = |k: f64| {
