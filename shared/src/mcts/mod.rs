@@ -104,6 +104,12 @@ pub trait Evaluator<G: Game> {
     }
 }
 
+/// PUCT's exploration term for a child of prior `prior` and `visits` visits under a parent
+/// of √N = `sqrt_n`, in the seed's order of operations: c · P · √N / (1 + n).
+fn exploration(c: f64, prior: f64, sqrt_n: f64, visits: u32) -> f64 {
+    c * prior * sqrt_n / (1.0 + f64::from(visits))
+}
+
 /// A finished game's value for the side to move: the sign of its score.
 fn terminal_value<G: Game>(game: &G) -> Option<f64> {
     game.score().map(|s| f64::from(s.signum()))
@@ -287,16 +293,15 @@ impl<G: Game> Tree<G> {
         let sqrt_n = f64::from(self.nodes[0].visits).sqrt();
         let c = self.settings.c_puct;
         let sign = self.settings.signs.parent_sign();
-        let puct = |child: &Node<G>, n: u32| {
-            sign * child.q() + c * child.prior * sqrt_n / (1.0 + f64::from(n))
-        };
+        let puct =
+            |child: &Node<G>, n: u32| sign * child.q() + exploration(c, child.prior, sqrt_n, n);
         let bar = puct(&children[best], most);
         for (i, child) in children.iter().enumerate() {
             let n = visits[i];
             if i == best || n == 0 {
                 continue;
             }
-            let forced = (self.forced * child.prior * total).sqrt().floor() as u32;
+            let forced = self.forced_visits(child.prior, total).floor() as u32;
             let floor = n.saturating_sub(forced);
             let mut kept = n;
             while kept > floor && puct(child, kept - 1) < bar {
@@ -394,6 +399,12 @@ impl<G: Game> Tree<G> {
         value
     }
 
+    /// The visits forced playouts give a tried root child: √(k · P · N), N the root's
+    /// children's visits together.
+    fn forced_visits(&self, prior: f64, total: f64) -> f64 {
+        (self.forced * prior * total).sqrt()
+    }
+
     /// The child of `n` that PUCT selects: the first with the highest score.
     fn select(&self, n: usize) -> usize {
         let node = &self.nodes[n];
@@ -401,7 +412,7 @@ impl<G: Game> Tree<G> {
             let children = &self.nodes[node.children.start as usize..node.children.end as usize];
             let total: f64 = children.iter().map(|c| f64::from(c.visits)).sum();
             if let Some(i) = children.iter().position(|c| {
-                c.visits > 0 && f64::from(c.visits) < (self.forced * c.prior * total).sqrt()
+                c.visits > 0 && f64::from(c.visits) < self.forced_visits(c.prior, total)
             }) {
                 return node.children.start as usize + i;
             }
@@ -429,9 +440,8 @@ impl<G: Game> Tree<G> {
             } else {
                 sign * child.q()
             };
-            // The seed's order of operations: c · P · √N / (1 + n), then Q + U.
-            let u = c * child.prior * sqrt_n / (1.0 + f64::from(child.visits));
-            let score = q + u;
+            // The seed's order: U (see `exploration`), then Q + U.
+            let score = q + exploration(c, child.prior, sqrt_n, child.visits);
             if score > best.0 {
                 best = (score, i as usize);
             }
