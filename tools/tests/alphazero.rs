@@ -7,7 +7,7 @@
 use games::tictactoe::Board;
 use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, play, Config, Played, Trainer};
+use tools::alphazero::{checkpoint_path, play, Config, Played, Sample, Trainer};
 
 /// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
 /// on two cores).
@@ -522,6 +522,53 @@ fn self_play_searches_the_side_behind_harder_when_asked() {
 }
 
 #[test]
+fn self_play_searches_late_positions_harder_when_asked() {
+    // A 6×6 game on an untrained network, 8 simulations a move, and 5 more from ply `from`
+    // on: every searched move is a sample (no playout cap), so the extra evaluations are 5
+    // for each sample that late, and none before.
+    let base = quiet_othello(8);
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let extra_with = |from: u32| {
+        let config = Config {
+            late_search: Some((5, from)),
+            ..base.clone()
+        };
+        let played = play(&start, &net, &config, 3);
+        let samples = played.samples.len() as u64;
+        assert!(played.evaluations >= samples * 8);
+        let extra = played.evaluations - samples * 8;
+        assert_eq!(extra % 5, 0, "whole extra searches only");
+        // Stones on the board: 4 at the start, one more for every ply but a pass.
+        let stones = |s: &Sample| s.cells.iter().filter(|&&c| c < 2).count() as u32;
+        let surely_late = played.samples.iter().filter(|s| stones(s) >= 4 + from);
+        (samples, extra / 5, surely_late.count() as u64)
+    };
+    let (samples, all, _) = extra_with(0);
+    assert!(samples > 10);
+    assert_eq!(
+        all, samples,
+        "from ply 0 every search gets the extra simulations"
+    );
+    let (_, none, _) = extra_with(1000);
+    assert_eq!(none, 0, "a game of 6×6 Othello never reaches ply 1000");
+    let (_, some, late) = extra_with(20);
+    assert!(
+        late > 0 && late <= some && some < samples,
+        "{some} of {samples} searches got more, {late} with 24 stones or more"
+    );
+    // The setting is recorded: a checkpoint of the run does not resume without it.
+    let later = Config {
+        late_search: Some((5, 20)),
+        ..base.clone()
+    };
+    let checkpoint = Trainer::new(start, later.clone()).unwrap().to_bytes();
+    assert!(format!("{later:?}").contains("late_search: (5, 20)"));
+    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
+    assert!(err.to_string().contains("other settings"), "{err}");
+}
+
+#[test]
 fn forced_playouts_change_the_policy_targets_not_the_search_budget() {
     // KataGo's forced playouts in full searches (the rule itself and the pruning of the
     // target are tested with the tree, in the games crate): wired into self-play, they
@@ -907,6 +954,10 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     .chain(["64", "0:0.3", "64:1", "64:-0.5"].map(|bad| {
         let args = ["--game", "othello", "--dir", d, "--loser-search", bad];
         (az_train(&args), "--loser-search takes N:T")
+    }))
+    .chain(["128", "0:16", "128:-1", "128:1001", "x:16"].map(|bad| {
+        let args = ["--game", "othello", "--dir", d, "--late-search", bad];
+        (az_train(&args), "--late-search takes N:PLY")
     }))
     .chain(["-1", "101", "NaN", "two"].map(|bad| {
         let args = ["--game", "othello", "--dir", d, "--forced-playouts", bad];

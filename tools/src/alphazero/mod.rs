@@ -96,6 +96,13 @@ pub struct Config {
     /// inflated by the loser's slips, a drawing or closer line it does not find; searching
     /// its moves harder brings the games' results nearer to what the positions are worth.
     pub loser_search: Option<(u32, f64)>,
+    /// More search late in the game: `(extra, ply)` gives every self-play search from ply
+    /// `ply` of the game on (0 is the first move) `extra` simulations more (`None`: every
+    /// search the same). The search's value of a position is half its value target with
+    /// [`Config::q_share`] at 0.5; late positions are where a few more simulations reach
+    /// the lines that refute a move a shallow search likes, so their targets, which the
+    /// earlier positions' values learn from in turn, are the ones this sharpens.
+    pub late_search: Option<(u32, u32)>,
     /// KataGo's forced playouts and policy target pruning in full self-play searches: the
     /// `k` of [`games::mcts::Tree::force_root_playouts`] (0: off; KataGo uses 2). A move
     /// that root noise lifts gets about `√(k · P · n)` visits, enough to show whether its
@@ -145,6 +152,7 @@ impl Config {
             score: 0.0,
             score_utility: None,
             loser_search: None,
+            late_search: None,
             forced_playouts: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
@@ -221,8 +229,8 @@ impl Config {
 
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
-/// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search` and
-/// `forced_playouts` appear only when used:
+/// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
+/// and `forced_playouts` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -266,6 +274,9 @@ impl std::fmt::Debug for Config {
         }
         if let Some(loser) = &self.loser_search {
             s.field("loser_search", loser);
+        }
+        if let Some(late) = &self.late_search {
+            s.field("late_search", late);
         }
         if self.forced_playouts != 0.0 {
             s.field("forced_playouts", &self.forced_playouts);

@@ -157,7 +157,8 @@ pub struct Played {
 /// with probability [`Config::full_share`], else a fast one (`fast_simulations`, no noise,
 /// not kept): the game is played at the cost of the smaller search, while every policy
 /// target comes from the larger one. With [`Config::loser_search`] set, a search (full or
-/// fast) that ends with the side to move behind goes on for the extra simulations. With
+/// fast) that ends with the side to move behind goes on for the extra simulations, and
+/// with [`Config::late_search`] every search from its ply on does. With
 /// [`Config::forced_playouts`] set, full searches force playouts at the root and the
 /// target (and the move drawn from it) leaves them out.
 ///
@@ -191,11 +192,16 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
             legal_moves[0]
         } else {
             let full = config.fast_simulations == 0 || rng.unit() < config.full_share;
-            let simulations = if full {
-                config.simulations
-            } else {
-                config.fast_simulations
+            let late = match config.late_search {
+                Some((extra, from)) if plies >= from as usize => extra,
+                _ => 0,
             };
+            let simulations = late
+                + if full {
+                    config.simulations
+                } else {
+                    config.fast_simulations
+                };
             let mut tree = Tree::start(&game, settings, &mut inference);
             if full {
                 let noise = dirichlet(config.alpha, legal_moves.len(), &mut rng);

@@ -81,6 +81,10 @@ Settings (defaults depend on the game; `--show` prints them):
                       whose root value for the side to move ends below -T (T in
                       0..1): the side behind searches harder, so that the games'
                       results and margins owe less to the loser's slips.
+  --late-search N:P   N more simulations (1..=100000) for every self-play search from
+                      ply P of the game on (0 is the first move; P up to 1000): late
+                      positions, whose search values (--q-share) the earlier ones
+                      learn from, see the lines a shallow search misses.
   --forced-playouts K KataGo's forced playouts in full self-play searches: a root move
                       that has been tried gets at least sqrt(K * prior * visits) visits
                       (K in 0..=100; KataGo uses 2; default 0: off), so that a move root
@@ -246,6 +250,11 @@ fn parse() -> Result<Run, String> {
                 let form = "N:T, N in 1..=100000 and T in 0..1, as 64:0.3";
                 let ok = |&n: &u32, &t: &f64| (1..=100_000).contains(&n) && (0.0..1.0).contains(&t);
                 c.loser_search = Some(cli::pair(&flag, it.next(), form, ok)?);
+            }
+            "--late-search" => {
+                let form = "N:PLY, N in 1..=100000 and PLY in 0..=1000, as 128:16";
+                let ok = |&n: &u32, &p: &u32| (1..=100_000).contains(&n) && p <= 1000;
+                c.late_search = Some(cli::pair(&flag, it.next(), form, ok)?);
             }
             "--forced-playouts" => {
                 c.forced_playouts =
