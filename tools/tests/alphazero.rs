@@ -460,10 +460,7 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
         "the exact margin in {with} of {found} games with the utility, {without} without"
     );
     // The setting is recorded: a checkpoint of the run does not resume without it.
-    let checkpoint = Trainer::new(start, scored.clone()).unwrap().to_bytes();
-    assert!(format!("{scored:?}").contains("score_utility: (0.5, 8.0)"));
-    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
-    assert!(err.to_string().contains("other settings"), "{err}");
+    assert_recorded(start, &scored, base, "score_utility: (0.5, 8.0)");
 }
 
 #[test]
@@ -515,10 +512,7 @@ fn self_play_searches_the_side_behind_harder_when_asked() {
         "the side to move slipped in {slips} of {found} games, {slips_harder} when searched harder"
     );
     // The setting is recorded: a checkpoint of the run does not resume without it.
-    let checkpoint = Trainer::new(start, harder.clone()).unwrap().to_bytes();
-    assert!(format!("{harder:?}").contains("loser_search: (2000, 0.0)"));
-    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
-    assert!(err.to_string().contains("other settings"), "{err}");
+    assert_recorded(start, &harder, base, "loser_search: (2000, 0.0)");
 }
 
 #[test]
@@ -562,10 +556,7 @@ fn self_play_searches_late_positions_harder_when_asked() {
         late_search: Some((5, 20)),
         ..base.clone()
     };
-    let checkpoint = Trainer::new(start, later.clone()).unwrap().to_bytes();
-    assert!(format!("{later:?}").contains("late_search: (5, 20)"));
-    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
-    assert!(err.to_string().contains("other settings"), "{err}");
+    assert_recorded(start, &later, base, "late_search: (5, 20)");
 }
 
 #[test]
@@ -599,10 +590,16 @@ fn forced_playouts_change_the_policy_targets_not_the_search_budget() {
         }
     }
     // The setting is recorded: a checkpoint of the run does not resume without it.
-    let checkpoint = Trainer::new(start, forced.clone()).unwrap().to_bytes();
-    assert!(format!("{forced:?}").contains("forced_playouts: 2.0"));
     assert!(!format!("{base:?}").contains("forced_playouts"));
-    let err = Trainer::from_bytes(&checkpoint, start, base).unwrap_err();
+    assert_recorded(start, &forced, base, "forced_playouts: 2.0");
+}
+
+/// A setting that checkpoints record: `with` shows it among its settings as `shown`, and
+/// a checkpoint of a run made with it does not resume under `without`.
+fn assert_recorded(start: games::othello::Board, with: &Config, without: Config, shown: &str) {
+    let checkpoint = Trainer::new(start, with.clone()).unwrap().to_bytes();
+    assert!(format!("{with:?}").contains(shown), "{with:?}");
+    let err = Trainer::from_bytes(&checkpoint, start, without).unwrap_err();
     assert!(err.to_string().contains("other settings"), "{err}");
 }
 
