@@ -845,121 +845,68 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         corrupt_dir.to_str().unwrap(),
         "--resume",
     ]);
+    // Bad flags, one case a line: the game and the flags that follow `--game GAME --dir D`,
+    // then, after `=>`, what the one-line error must say. NET is the committed 6x6 network.
+    let in_run = "
+        chess => --game is
+        go --width 0 => --width
+        go --lr fast => --lr
+        othello --ownership -1 => --ownership
+        othello --ownership NaN => --ownership
+        othello --lr-drop 300 => GENERATION:RATE
+        othello --lr-drop 0:0.1 => GENERATION:RATE
+        othello --lr-drop 30:0.1 --lr-drop 20:0.01 => must increase
+        othello --bogus => unknown option
+        go --features 1 => --features
+        othello --features 4 => --features
+        othello --score -1 => --score
+        othello --score-utility 0.3 => --score-utility needs the score head
+        othello --score 1 --score-utility 0.3:0 => --score-utility takes W or W:SCALE
+        othello --resume --init NET => --init starts a new run
+        othello --loser-search 64 => --loser-search takes N:T
+        othello --loser-search 0:0.3 => --loser-search takes N:T
+        othello --loser-search 64:1 => --loser-search takes N:T
+        othello --loser-search 64:-0.5 => --loser-search takes N:T
+        othello --late-search 128 => --late-search takes N:PLY
+        othello --late-search 0:16 => --late-search takes N:PLY
+        othello --late-search 128:-1 => --late-search takes N:PLY
+        othello --late-search 128:1001 => --late-search takes N:PLY
+        othello --late-search x:16 => --late-search takes N:PLY
+        othello --forced-playouts -1 => --forced-playouts:
+        othello --forced-playouts 101 => --forced-playouts:
+        othello --forced-playouts NaN => --forced-playouts:
+        othello --forced-playouts two => --forced-playouts:
+    ";
+    // `--init` starts a new run, so these get a directory with no checkpoint in it. The
+    // committed network is wider than the preset: only a score head may differ.
+    let in_fresh = "
+        othello --init /no/such.net => /no/such.net
+        othello --init NET => only a score head may be added
+        tictactoe --init NET => weights for othello, not tictactoe
+    ";
+    let cases = |table: &'static str, dir: String| {
+        let othello6 = othello6.clone();
+        table
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(move |line| {
+                let (flags, says) = line.split_once(" => ").unwrap();
+                let mut words = flags.split_whitespace();
+                let game = words.next().unwrap();
+                let mut args = vec!["--game", game, "--dir", dir.as_str()];
+                args.extend(words.map(|w| if w == "NET" { othello6.as_str() } else { w }));
+                (az_train(&args), says)
+            })
+    };
     for (out, says) in [
         (other, "other settings"),
         (corrupt, "not a usable checkpoint"),
-        (az_train(&["--game", "chess", "--dir", d]), "--game is"),
         (az_train(&["--dir", d]), "--game is required"),
-        (
-            az_train(&["--game", "go", "--dir", d, "--width", "0"]),
-            "--width",
-        ),
-        (
-            az_train(&["--game", "go", "--dir", d, "--lr", "fast"]),
-            "--lr",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--ownership", "-1"]),
-            "--ownership",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--ownership", "NaN"]),
-            "--ownership",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--lr-drop", "300"]),
-            "GENERATION:RATE",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--lr-drop", "0:0.1"]),
-            "GENERATION:RATE",
-        ),
-        (
-            az_train(&[
-                "--game",
-                "othello",
-                "--dir",
-                d,
-                "--lr-drop",
-                "30:0.1",
-                "--lr-drop",
-                "20:0.01",
-            ]),
-            "must increase",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--bogus"]),
-            "unknown option",
-        ),
-        (
-            az_train(&["--game", "go", "--dir", d, "--features", "1"]),
-            "--features",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--features", "4"]),
-            "--features",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--score", "-1"]),
-            "--score",
-        ),
-        (
-            az_train(&["--game", "othello", "--dir", d, "--score-utility", "0.3"]),
-            "--score-utility needs the score head",
-        ),
-        (
-            az_train(&[
-                "--game",
-                "othello",
-                "--dir",
-                d,
-                "--score",
-                "1",
-                "--score-utility",
-                "0.3:0",
-            ]),
-            "--score-utility takes W or W:SCALE",
-        ),
-        (
-            az_train(&[
-                "--game",
-                "othello",
-                "--dir",
-                &fresh,
-                "--init",
-                "/no/such.net",
-            ]),
-            "/no/such.net",
-        ),
-        (
-            // The committed network is wider than the preset: only a score head may differ.
-            az_train(&["--game", "othello", "--dir", &fresh, "--init", &othello6]),
-            "only a score head may be added",
-        ),
-        (
-            az_train(&["--game", "tictactoe", "--dir", &fresh, "--init", &othello6]),
-            "weights for othello, not tictactoe",
-        ),
-        (
-            az_train(&[
-                "--game", "othello", "--dir", d, "--resume", "--init", &othello6,
-            ]),
-            "--init starts a new run",
-        ),
     ]
     .into_iter()
-    .chain(["64", "0:0.3", "64:1", "64:-0.5"].map(|bad| {
-        let args = ["--game", "othello", "--dir", d, "--loser-search", bad];
-        (az_train(&args), "--loser-search takes N:T")
-    }))
-    .chain(["128", "0:16", "128:-1", "128:1001", "x:16"].map(|bad| {
-        let args = ["--game", "othello", "--dir", d, "--late-search", bad];
-        (az_train(&args), "--late-search takes N:PLY")
-    }))
-    .chain(["-1", "101", "NaN", "two"].map(|bad| {
-        let args = ["--game", "othello", "--dir", d, "--forced-playouts", bad];
-        (az_train(&args), "--forced-playouts: ")
-    })) {
+    .chain(cases(in_run, d.to_string()))
+    .chain(cases(in_fresh, fresh.clone()))
+    {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{says}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
