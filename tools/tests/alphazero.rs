@@ -884,19 +884,19 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --init NET => only a score head may be added
         tictactoe --init NET => weights for othello, not tictactoe
     ";
-    let cases = |table: &'static str, dir: String| {
-        let othello6 = othello6.clone();
+    let cases = |table: &'static str, dir: &str| -> Vec<_> {
         table
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(move |line| {
+            .map(|line| {
                 let (flags, says) = line.split_once(" => ").unwrap();
                 let mut words = flags.split_whitespace();
                 let game = words.next().unwrap();
-                let mut args = vec!["--game", game, "--dir", dir.as_str()];
+                let mut args = vec!["--game", game, "--dir", dir];
                 args.extend(words.map(|w| if w == "NET" { othello6.as_str() } else { w }));
                 (az_train(&args), says)
             })
+            .collect()
     };
     for (out, says) in [
         (other, "other settings"),
@@ -904,8 +904,8 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         (az_train(&["--dir", d]), "--game is required"),
     ]
     .into_iter()
-    .chain(cases(in_run, d.to_string()))
-    .chain(cases(in_fresh, fresh.clone()))
+    .chain(cases(in_run, d))
+    .chain(cases(in_fresh, &fresh))
     {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{says}: {err}");
