@@ -847,7 +847,7 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     ]);
     // Bad flags, one case a line: the game and the flags that follow `--game GAME --dir D`,
     // then, after `=>`, what the one-line error must say. NET is the committed 6x6 network.
-    let in_run = "
+    let in_run = r#"
         chess => --game is
         go --width 0 => --width
         go --lr fast => --lr
@@ -872,11 +872,11 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --late-search 128:-1 => --late-search takes N:PLY
         othello --late-search 128:1001 => --late-search takes N:PLY
         othello --late-search x:16 => --late-search takes N:PLY
-        othello --forced-playouts -1 => --forced-playouts:
-        othello --forced-playouts 101 => --forced-playouts:
-        othello --forced-playouts NaN => --forced-playouts:
-        othello --forced-playouts two => --forced-playouts:
-    ";
+        othello --forced-playouts -1 => --forced-playouts: "-1" is not an accepted value
+        othello --forced-playouts 101 => --forced-playouts: "101" is not an accepted value
+        othello --forced-playouts NaN => --forced-playouts: "NaN" is not an accepted value
+        othello --forced-playouts two => --forced-playouts: "two" is not an accepted value
+    "#;
     // `--init` starts a new run, so these get a directory with no checkpoint in it. The
     // committed network is wider than the preset: only a score head may differ.
     let in_fresh = "
