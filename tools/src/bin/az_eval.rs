@@ -578,14 +578,13 @@ fn parse() -> Result<Run, String> {
                 run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
             }
             "--views" => {
-                run.views = match args.next().as_deref() {
-                    Some("plain") => Views::Plain,
-                    Some("avg") => Views::Averaged,
-                    Some("random") => Views::Random,
-                    Some(other) => {
+                run.views = match cli::value::<String>(&flag, args.next(), |_| true)?.as_str() {
+                    "plain" => Views::Plain,
+                    "avg" => Views::Averaged,
+                    "random" => Views::Random,
+                    other => {
                         return Err(format!("--views takes plain, avg or random, not {other:?}"))
                     }
-                    None => return Err("--views needs a value".to_string()),
                 };
             }
             "--fpu" => {

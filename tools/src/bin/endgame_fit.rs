@@ -63,9 +63,10 @@ fn run() -> Result<(), String> {
         Some("generate") => generate(args),
         Some("fit") => fit(args),
         Some("probcut") => probcut(args),
-        other => Err(format!(
+        Some(other) => Err(format!(
             "the first argument is generate, fit or probcut, not {other:?} (see --help)"
         )),
+        None => Err("the first argument is generate, fit or probcut (see --help)".to_string()),
     }
 }
 

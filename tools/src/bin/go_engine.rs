@@ -74,13 +74,14 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
             }
             "--evaluator" => {
                 chosen = true;
-                options.evaluator = match args.next().as_deref() {
-                    Some("playout") => EvaluatorKind::Playouts,
-                    Some("net") => EvaluatorKind::SeedNetwork,
-                    Some("tactics") => EvaluatorKind::Heuristic,
-                    Some("rave") => EvaluatorKind::Rave,
-                    Some("trained") => EvaluatorKind::Trained,
-                    Some("rave-net") => EvaluatorKind::RaveNet,
+                let name = cli::value::<String>(&flag, args.next(), |_| true)?;
+                options.evaluator = match name.as_str() {
+                    "playout" => EvaluatorKind::Playouts,
+                    "net" => EvaluatorKind::SeedNetwork,
+                    "tactics" => EvaluatorKind::Heuristic,
+                    "rave" => EvaluatorKind::Rave,
+                    "trained" => EvaluatorKind::Trained,
+                    "rave-net" => EvaluatorKind::RaveNet,
                     other => {
                         return Err(format!(
                             "--evaluator is playout, tactics, net, trained, rave or rave-net, \
@@ -90,9 +91,10 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
                 }
             }
             "--playout" => {
-                options.heavy = match args.next().as_deref() {
-                    Some("light") => false,
-                    Some("heavy") => true,
+                let name = cli::value::<String>(&flag, args.next(), |_| true)?;
+                options.heavy = match name.as_str() {
+                    "light" => false,
+                    "heavy" => true,
                     other => return Err(format!("--playout is light or heavy, not {other:?}")),
                 }
             }
