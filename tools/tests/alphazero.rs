@@ -884,16 +884,14 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --init NET => only a score head may be added
         tictactoe --init NET => weights for othello, not tictactoe
     ";
+    // Each line's first word is the game: the arguments are `--game GAME --dir DIR`, then
+    // the rest of the line.
     let cases = |table: &'static str, dir: &str| -> Vec<_> {
-        table
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|line| {
-                let (flags, says) = line.split_once(" => ").unwrap();
-                let mut words = flags.split_whitespace();
-                let game = words.next().unwrap();
-                let mut args = vec!["--game", game, "--dir", dir];
-                args.extend(words.map(|w| if w == "NET" { othello6.as_str() } else { w }));
+        testkit::refusals(table, &[("NET", othello6.as_str())])
+            .into_iter()
+            .map(|(words, says)| {
+                let mut args = vec!["--game", words[0], "--dir", dir];
+                args.extend(&words[1..]);
                 (az_train(&args), says)
             })
             .collect()
@@ -907,14 +905,7 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
     .chain(cases(in_run, d))
     .chain(cases(in_fresh, &fresh))
     {
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{says}: {err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.starts_with("az_train: ") && err.contains(says),
-            "{says}: {err}"
-        );
-        assert!(out.stdout.is_empty());
+        testkit::assert_refused(&out, "az_train", says, says);
     }
 }
 
@@ -1244,90 +1235,45 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, b"\x00\x01garbage").unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
-    let (b, e, g, p) = (
-        bad_positions.to_str().unwrap(),
-        empty.to_str().unwrap(),
-        garbage.to_str().unwrap(),
-        good.to_str().unwrap(),
-    );
-    let d = dir.to_str().unwrap();
     let othello6 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
-    let w = othello6.to_str().unwrap();
-    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
-        (
-            "az_eval",
-            vec!["--positions", p, "--weights", w, "--score-utility", "0.5"],
-            "needs --weights with a score head",
-        ),
-        (
-            "az_eval",
-            vec!["--positions", p, "--score-utility", "2"],
-            "--score-utility takes W or W:SCALE",
-        ),
-        (
-            "az_eval",
-            vec!["--positions", p, "--score-utility", "0.5:0"],
-            "--score-utility takes W or W:SCALE",
-        ),
-        ("az_eval", vec![], "--positions FILE is required"),
-        (
-            "az_eval",
-            vec!["--positions", "/no/such/file"],
-            "/no/such/file",
-        ),
-        ("az_eval", vec!["--positions", b], "line 2"),
-        ("az_eval", vec!["--positions", e], "no positions"),
-        ("az_eval", vec!["--positions", p, "--weights", g], "weights"),
-        (
-            "az_eval",
-            vec!["--positions", p, "--players", "policy"],
-            "needs --weights",
-        ),
-        (
-            "az_eval",
-            vec!["--positions", p, "--players", "oracle"],
-            "unknown player",
-        ),
-        (
-            "az_eval",
-            vec!["--positions", p, "--views", "mirror"],
-            "--views takes plain, avg or random",
-        ),
-        (
-            "az_eval",
-            vec!["--positions", p, "--views"],
-            "--views needs a value",
-        ),
-        ("az_eval", vec!["--positions", p, "--curve", d], "log.csv"),
-        ("az_plot", vec!["--dir", d, "--out", d], "log.csv"),
-        ("az_plot", vec!["--out", d], "--dir is required"),
-        (
-            "othello_positions",
-            vec!["--out", d, "--empties", "30..10"],
-            "--empties",
-        ),
-        (
-            "othello_positions",
-            vec!["--count", "5"],
-            "--out FILE is required",
-        ),
-        ("othello_positions", vec!["--out", d, "--eval", p], "--eval"),
+    let names = [
+        ("BAD", bad_positions.to_str().unwrap()),
+        ("EMPTY", empty.to_str().unwrap()),
+        ("GARBAGE", garbage.to_str().unwrap()),
+        ("GOOD", good.to_str().unwrap()),
+        ("DIR", dir.to_str().unwrap()),
+        ("NET", othello6.to_str().unwrap()),
     ];
-    for (tool, args, says) in cases {
+    // One case a line: the tool, its arguments, then what its one-line error must say.
+    let table = "
+        az_eval --positions GOOD --weights NET --score-utility 0.5 => needs --weights with a score head
+        az_eval --positions GOOD --score-utility 2 => --score-utility takes W or W:SCALE
+        az_eval --positions GOOD --score-utility 0.5:0 => --score-utility takes W or W:SCALE
+        az_eval => --positions FILE is required
+        az_eval --positions /no/such/file => /no/such/file
+        az_eval --positions BAD => line 2
+        az_eval --positions EMPTY => no positions
+        az_eval --positions GOOD --weights GARBAGE => weights
+        az_eval --positions GOOD --players policy => needs --weights
+        az_eval --positions GOOD --players oracle => unknown player
+        az_eval --positions GOOD --views mirror => --views takes plain, avg or random, not \"mirror\"
+        az_eval --positions GOOD --views => --views needs a value
+        az_eval --positions GOOD --curve DIR => log.csv
+        az_plot --dir DIR --out DIR => log.csv
+        az_plot --out DIR => --dir is required
+        othello_positions --out DIR --empties 30..10 => --empties
+        othello_positions --count 5 => --out FILE is required
+        othello_positions --out DIR --eval GOOD => --eval
+    ";
+    for (words, says) in testkit::refusals(table, &names) {
+        let (tool, args) = (words[0], &words[1..]);
         let program = match tool {
             "az_eval" => env!("CARGO_BIN_EXE_az_eval"),
             "az_plot" => env!("CARGO_BIN_EXE_az_plot"),
             _ => env!("CARGO_BIN_EXE_othello_positions"),
         };
-        let out = testkit::run_ok(Path::new(program), &args, b"");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{tool} {args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{tool} {args:?}");
-        assert_eq!(err.lines().count(), 1, "{tool} {args:?}: {err}");
-        assert!(
-            err.starts_with(&format!("{tool}: ")) && err.contains(says),
-            "{tool} {args:?}: {says}: {err}"
-        );
+        let out = testkit::run_ok(Path::new(program), args, b"");
+        testkit::assert_refused(&out, tool, says, &format!("{words:?}"));
     }
 }
 

@@ -202,88 +202,44 @@ fn bad_input_gets_one_line_and_status_1() {
     let garbage = dir.join("garbage.bin");
     std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x01]).unwrap();
     let out_file = dir.join("out.pat");
-    let o = out_file.to_str().unwrap();
     let committed8 = testkit::root().join("weights/endgame8.pat");
-    let committed8 = committed8.to_str().unwrap();
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "fit or probcut"),
-        (vec!["play"], "fit or probcut"),
-        (vec!["probcut"], "--data"),
-        (vec!["probcut", "--data", "/no/such/file"], "/no/such/file"),
-        (
-            vec!["probcut", "--data", bad_data.to_str().unwrap()],
-            "line 3",
-        ),
-        (vec!["probcut", "--depth", "3"], "unknown option"),
-        (vec!["generate"], "--out"),
-        (
-            vec!["generate", "--out", o, "--empties", "0..5"],
-            "--empties",
-        ),
-        (
-            vec!["generate", "--out", o, "--empties", "9..3"],
-            "--empties",
-        ),
-        (vec!["generate", "--out", o, "--size", "7"], "--size"),
-        (
-            vec!["generate", "--out", o, "--size", "6", "--empties", "10..31"],
-            "--empties",
-        ),
-        (vec!["generate", "--out", o, "--count", "x"], "--count"),
-        (
-            vec!["generate", "--out", o, "--play", "/no/such/file"],
-            "--play /no/such/file",
-        ),
-        (
-            vec!["generate", "--out", o, "--play", garbage.to_str().unwrap()],
-            "--play",
-        ),
-        (
-            vec!["generate", "--out", o, "--size", "6", "--play", committed8],
-            "the patterns are for 8x8",
-        ),
-        (
-            vec![
-                "fit",
-                "--data",
-                bad_data.to_str().unwrap(),
-                "--out",
-                o,
-                "--format",
-                "3",
-            ],
-            "--format",
-        ),
-        (vec!["fit", "--out", o], "--data"),
-        (vec!["fit", "--data", bad_data.to_str().unwrap()], "--out"),
-        (
-            vec!["fit", "--data", bad_data.to_str().unwrap(), "--out", o],
-            "line 3",
-        ),
-        (
-            vec!["fit", "--data", other_size.to_str().unwrap(), "--out", o],
-            "line 2",
-        ),
-        (
-            vec!["fit", "--data", garbage.to_str().unwrap(), "--out", o],
-            "not UTF-8",
-        ),
-        (
-            vec!["fit", "--data", "/no/such/file", "--out", o],
-            "/no/such/file",
-        ),
-        (vec!["fit", "--data", o, "--stages", "0"], "--stages"),
-        (vec!["fit", "--bogus"], "unknown option"),
+    let names = [
+        ("BAD", bad_data.to_str().unwrap()),
+        ("SIZES", other_size.to_str().unwrap()),
+        ("GARBAGE", garbage.to_str().unwrap()),
+        ("OUT", out_file.to_str().unwrap()),
+        ("EIGHT", committed8.to_str().unwrap()),
     ];
-    for (args, says) in cases {
-        let out = fit_tool(&args);
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        assert!(
-            err.lines().count() == 1 && err.starts_with("endgame_fit: ") && err.contains(says),
-            "{args:?}: {err}"
-        );
+    // One case a line: the arguments, then what the one-line error must say. EIGHT is the
+    // committed 8x8 patterns file.
+    let table = r#"
+        => the first argument is generate, fit or probcut (see --help)
+        play => the first argument is generate, fit or probcut, not "play"
+        probcut => --data
+        probcut --data /no/such/file => /no/such/file
+        probcut --data BAD => line 3
+        probcut --depth 3 => unknown option
+        generate => --out
+        generate --out OUT --empties 0..5 => --empties
+        generate --out OUT --empties 9..3 => --empties
+        generate --out OUT --size 7 => --size
+        generate --out OUT --size 6 --empties 10..31 => --empties
+        generate --out OUT --count x => --count
+        generate --out OUT --play /no/such/file => --play /no/such/file
+        generate --out OUT --play GARBAGE => --play
+        generate --out OUT --size 6 --play EIGHT => the patterns are for 8x8
+        fit --data BAD --out OUT --format 3 => --format
+        fit --out OUT => --data
+        fit --data BAD => --out
+        fit --data BAD --out OUT => line 3
+        fit --data SIZES --out OUT => line 2
+        fit --data GARBAGE --out OUT => not UTF-8
+        fit --data /no/such/file --out OUT => /no/such/file
+        fit --data OUT --stages 0 => --stages
+        fit --bogus => unknown option
+    "#;
+    for (args, says) in testkit::refusals(table, &names) {
+        testkit::assert_refused(&fit_tool(&args), "endgame_fit", says, &format!("{args:?}"));
     }
     assert!(!out_file.exists(), "a refused run wrote its output");
 
@@ -292,21 +248,27 @@ fn bad_input_gets_one_line_and_status_1() {
     let mut bytes = Patterns::zeros(8, 2, 4).unwrap().to_bytes();
     bytes.truncate(bytes.len() - 9);
     std::fs::write(&cut, bytes).unwrap();
-    for (file, says) in [
-        (cut.to_str().unwrap(), "truncated"),
-        (garbage.to_str().unwrap(), "too few"),
-    ] {
+    let names = [
+        ("CUT", cut.to_str().unwrap()),
+        ("GARBAGE", garbage.to_str().unwrap()),
+    ];
+    let table = "
+        --eval CUT => (truncated or padded)
+        --eval GARBAGE => bytes are too few for a patterns file
+    ";
+    for (args, says) in testkit::refusals(table, &names) {
         let out = testkit::run_ok(
             Path::new(env!("CARGO_BIN_EXE_othello_solve")),
-            &["--eval", file],
+            &args,
             b"4\n....\n.WB.\n.BW.\n....\nB\n",
         );
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(out.stdout.is_empty());
-        assert!(
-            err.lines().count() == 1 && err.contains("--eval") && err.contains(says),
-            "{err}"
+        let case = format!("{args:?}");
+        testkit::assert_refused(
+            &out,
+            "othello_solve",
+            &format!("--eval {}: ", args[1]),
+            &case,
         );
+        testkit::assert_refused(&out, "othello_solve", says, &case);
     }
 }

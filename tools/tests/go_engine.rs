@@ -193,21 +193,19 @@ fn help_and_bad_options() {
     let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &["--help"], b"");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success() && text.contains("--playouts") && text.contains("Sabaki"));
-    for bad in [
-        &["--threads", "0"][..],
-        &["--seconds", "-1"],
-        &["--evaluator", "magic"],
-        &["--playout", "medium"],
-        &["--playout"],
-        &["--fly"],
-    ] {
-        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), bad, b"");
-        assert_eq!(out.status.code(), Some(1), "{bad:?}");
-        assert_eq!(
-            String::from_utf8(out.stderr).unwrap().lines().count(),
-            1,
-            "{bad:?}"
-        );
+    // One case a line: the arguments, then what the one-line error must say.
+    let table = r#"
+        --threads 0 => --threads: "0" is not an accepted value
+        --seconds -1 => --seconds: "-1" is not an accepted value
+        --evaluator magic => --evaluator is playout, tactics, net, trained, rave or rave-net, not "magic"
+        --evaluator => --evaluator needs a value
+        --playout medium => --playout is light or heavy, not "medium"
+        --playout => --playout needs a value
+        --fly => unknown option "--fly"
+    "#;
+    for (args, says) in testkit::refusals(table, &[]) {
+        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &args, b"");
+        testkit::assert_refused(&out, "go_engine", says, &format!("{args:?}"));
     }
 }
 
@@ -364,24 +362,6 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
             assert!(vertex == "pass" || vertex.len() >= 2, "{reply}");
         }
     }
-    for (args, says) in [
-        (&["--evaluator", "rave-net"][..], "needs --weights"),
-        (&["--weights", p, "--net-prior", "-1"][..], "--net-prior"),
-        (&["--evaluator", "rave-nett"][..], "rave-net"),
-    ] {
-        let out = testkit::run_ok(
-            Path::new(env!("CARGO_BIN_EXE_go_engine")),
-            args,
-            b"genmove b\n",
-        );
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(out.stdout.is_empty());
-        assert!(
-            err.lines().count() == 1 && err.contains(says),
-            "{args:?}: {err}"
-        );
-    }
     // The committed network loads and plays, alone and guiding rave.
     let committed = testkit::root().join("weights/go7.net");
     let c = committed.to_str().unwrap();
@@ -410,18 +390,26 @@ fn a_trained_network_plays_on_its_size_and_bad_weights_stop_the_engine_at_start(
     let cut = dir.join("cut.net");
     let bytes = net.to_bytes("go");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    for (file, says) in [(othello, "not go"), (cut, "truncated")] {
+    let names = [
+        ("NET", p),
+        ("OTHELLO", othello.to_str().unwrap()),
+        ("CUT", cut.to_str().unwrap()),
+    ];
+    // Bad options and bad weights files, one case a line: the arguments, then what the
+    // one-line error must say before any reply.
+    let table = "
+        --evaluator rave-net => --evaluator trained or rave-net needs --weights FILE
+        --weights NET --net-prior -1 => --net-prior
+        --evaluator rave-nett => rave-net, not \"rave-nett\"
+        --weights OTHELLO => weights for othello, not go
+        --weights CUT => truncated or padded
+    ";
+    for (args, says) in testkit::refusals(table, &names) {
         let out = testkit::run_ok(
             Path::new(env!("CARGO_BIN_EXE_go_engine")),
-            &["--weights", file.to_str().unwrap()],
+            &args,
             b"genmove b\n",
         );
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(out.stdout.is_empty());
-        assert!(
-            err.starts_with("go_engine: weights ") && err.contains(says),
-            "{err}"
-        );
+        testkit::assert_refused(&out, "go_engine", says, &format!("{args:?}"));
     }
 }

@@ -94,32 +94,32 @@ fn self_play_plays_whole_games() {
 
 #[test]
 fn bad_input_is_one_line_and_status_1() {
-    let bad_board = data("bad-board.position");
+    let dir = testkit::scratch("mini_alphago_bad_input");
+    let bad_board = dir.join("bad-board.position");
     std::fs::write(&bad_board, "7\n.......\n..X?...\n").unwrap();
-    let five = data("five.position");
+    let five = dir.join("five.position");
     std::fs::write(&five, "5\n.....\n.....\n.....\n.....\n.....\nX\n").unwrap();
-    for args in [
-        vec!["--iterations", "0"],
-        vec!["--iterations", "many"],
-        vec!["--rules", "chess"],
-        vec!["--evaluator", "oracle"],
-        vec!["--c-puct", "-1"],
-        vec!["--komi", "nan"],
-        vec!["--whatever"],
-        vec!["--position", bad_board.to_str().unwrap()],
-        vec!["--position", five.to_str().unwrap()],
-        vec!["--position", "/no/such/file"],
-        vec!["--seed-compatible", "--rules", "go"],
-    ] {
-        let out = run(&args);
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    let names = [
+        ("BAD", bad_board.to_str().unwrap()),
+        ("FIVE", five.to_str().unwrap()),
+    ];
+    // One case a line: the arguments, then what the one-line error must say.
+    let table = r#"
+        --iterations 0 => --iterations must be in 1..=1000000, not 0
+        --iterations many => --iterations: cannot read "many"
+        --rules chess => --rules is seed, go or othello, not "chess"
+        --evaluator oracle => --evaluator is net or playout, not "oracle"
+        --c-puct -1 => --c-puct must be in 0..=1000, not -1
+        --komi nan => --komi must be in -400..=400, not NaN
+        --whatever => unknown option "--whatever"
+        --position BAD => line 3: the 2nd row, 4th cell: '?' is not X, O or .
+        --position FIVE => the board is 5x5: the seed's game and the network are 7x7
+        --position /no/such/file => /no/such/file
+        --seed-compatible --rules go => --seed-compatible is the seed's game with its network
+    "#;
+    for (args, says) in testkit::refusals(table, &names) {
+        testkit::assert_refused(&run(&args), "mini_alphago", says, &format!("{args:?}"));
     }
-    let _ = std::fs::remove_file(bad_board);
-    let _ = std::fs::remove_file(five);
 }
 
 #[test]

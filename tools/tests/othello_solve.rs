@@ -86,27 +86,33 @@ fn the_outcome_alone() {
         &["--outcome", "--max-nodes", "1000"],
         "4\n....\n.WB.\n.BW.\n....\nB\n",
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--outcome takes no"));
+    testkit::assert_refused(&out, "othello_solve", "--outcome takes no", "--outcome");
 }
 
 #[test]
 fn bad_input_is_one_line_and_status_1() {
-    for input in [
-        "",
-        "5\n",
-        "6\n......\n",
-        "4\n....\n.WB.\n.BX.\n....\nB\n",
-        "4\n....\n.WB.\n.BW.\n....\nX\n",
-        "4\n....\n.WB.\n.BW.\n....\nB\nextra\n",
-        "\u{fffd}\u{0}",
+    for (input, says) in [
+        (
+            "",
+            "line 1: input ended, expected the board size N (4, 6 or 8)",
+        ),
+        ("5\n", "line 1: the board size is 4, 6 or 8, not 5"),
+        ("6\n......\n", "line 3: input ended, expected a board row"),
+        (
+            "4\n....\n.WB.\n.BX.\n....\nB\n",
+            "line 4: the 3rd row, 3rd cell: 'X' is not B, W or .",
+        ),
+        (
+            "4\n....\n.WB.\n.BW.\n....\nX\n",
+            "line 6: the side to move is B or W, not \"X\"",
+        ),
+        (
+            "4\n....\n.WB.\n.BW.\n....\nB\nextra\n",
+            "line 7: unexpected `extra` after the end of the input",
+        ),
+        ("\u{fffd}\u{0}", "line 1: expected the board size N"),
     ] {
-        let out = solve(input);
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(1), "{input:?}");
-        assert!(out.stdout.is_empty(), "{input:?}");
-        assert_eq!(err.lines().count(), 1, "{input:?}: {err}");
+        testkit::assert_refused(&solve(input), "othello_solve", says, &format!("{input:?}"));
     }
 }
 
@@ -134,18 +140,15 @@ fn a_limit_stops_with_bounds() {
 fn an_impossible_table_is_refused_before_allocating() {
     // 2^30 entries of 24 bytes: 25.8 GB, more than this project's machines have.
     let out = solve_with(&["--hash-bits", "30"], "4\n....\n.WB.\n.BW.\n....\nB\n");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("25.8 GB"), "{err}");
-    for bad in [
-        ["--max-nodes", "0"],
-        ["--max-seconds", "-1"],
-        ["--hash-bits", "31"],
-    ] {
-        let out = solve_with(&bad, "");
-        assert_eq!(out.status.code(), Some(1), "{bad:?}");
-        assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+    testkit::assert_refused(&out, "othello_solve", "needs 25.8 GB", "--hash-bits 30");
+    let table = r#"
+        --max-nodes 0 => --max-nodes must be a whole number above 0, not "0"
+        --max-seconds -1 => --max-seconds must be a number of seconds above 0, not "-1"
+        --hash-bits 31 => --hash-bits must be in 10..=30, not "31"
+    "#;
+    for (args, says) in testkit::refusals(table, &[]) {
+        let out = solve_with(&args, "");
+        testkit::assert_refused(&out, "othello_solve", says, &format!("{args:?}"));
     }
 }
 

@@ -3,6 +3,8 @@
 //! - [`root`]: the repository root, wherever the test runs from;
 //! - [`run`]: a program run with arguments and an input, under a time limit, that can neither
 //!   block on a full pipe nor fail when the program exits without reading its input;
+//! - [`refusals`] and [`assert_refused`]: bad input as a table, one case a line, and the
+//!   one-line error with status 1 that each case must get;
 //! - [`cases`]: the listing of `testdata/<problem>/`, each case with its expected outcome;
 //! - [`skip`]: a test that cannot run says so, in a way the test command counts as SKIPPED
 //!   rather than passed.
@@ -95,6 +97,54 @@ pub fn run(program: &Path, args: &[&str], input: &[u8], limit: Duration) -> Opti
 pub fn run_ok(program: &Path, args: &[&str], input: &[u8]) -> Output {
     run(program, args, input, Duration::from_secs(60))
         .unwrap_or_else(|| panic!("{} ran longer than a minute", program.display()))
+}
+
+/// A table of refusals, one case a line: a program's arguments, then ` => `, then what its
+/// one-line error must say. A word listed in `names` stands for its value (a path made when
+/// the test runs); blank lines are skipped.
+///
+/// # Panics
+///
+/// If a line has no ` => `.
+pub fn refusals<'a>(table: &'a str, names: &[(&str, &'a str)]) -> Vec<(Vec<&'a str>, &'a str)> {
+    table
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let (args, says) = line
+                .split_once(" => ")
+                .unwrap_or_else(|| panic!("a refusal line needs ` => `: {line:?}"));
+            let args = args
+                .split_whitespace()
+                .map(|word| {
+                    names
+                        .iter()
+                        .find(|(name, _)| *name == word)
+                        .map_or(word, |&(_, v)| v)
+                })
+                .collect();
+            (args, says.trim())
+        })
+        .collect()
+}
+
+/// Asserts that `out` is `program` refusing its input as the workspace's tools do: exit
+/// status 1, nothing on stdout, and one line on stderr that starts `program: ` and
+/// contains `says`. `case` names the case in a failure.
+///
+/// # Panics
+///
+/// If any of that does not hold.
+#[track_caller]
+pub fn assert_refused(out: &Output, program: &str, says: &str, case: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{case}: {err}");
+    assert!(out.stdout.is_empty(), "{case}: stdout is not empty");
+    assert_eq!(err.lines().count(), 1, "{case}: {err}");
+    assert!(
+        err.starts_with(&format!("{program}: ")) && err.contains(says),
+        "{case}: expected `{program}: …{says}…`, got {err}"
+    );
 }
 
 /// What a testdata case expects.
