@@ -6,8 +6,13 @@ use crate::sgf::Record;
 use games::go::{Board, KoRule, Move, Position};
 use games::Color;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::Instant;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take over one answer unless told otherwise: five minutes, far
+/// above a genmove under any time setting this project uses.
+pub const ANSWER_LIMIT: Duration = Duration::from_secs(300);
 
 /// A GTP engine running as a child process.
 pub struct Client {
@@ -15,7 +20,10 @@ pub struct Client {
     pub command: String,
     child: Child,
     input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    /// The engine's output, line by line, from a thread that reads it: a wait for an
+    /// answer can then end at the time limit, which a blocking read cannot.
+    lines: Receiver<std::io::Result<String>>,
+    limit: Duration,
 }
 
 /// Why an engine could not answer.
@@ -27,6 +35,8 @@ pub enum ClientError {
     Gone(String),
     /// It answered `? message`.
     Refused(String),
+    /// It did not answer within the time limit (it is then stopped).
+    Silent(String),
 }
 
 impl std::fmt::Display for ClientError {
@@ -35,13 +45,15 @@ impl std::fmt::Display for ClientError {
             ClientError::Start(e) => write!(f, "cannot start: {e}"),
             ClientError::Gone(e) => write!(f, "the engine is gone ({e})"),
             ClientError::Refused(e) => write!(f, "refused: {e}"),
+            ClientError::Silent(e) => write!(f, "stopped: {e}"),
         }
     }
 }
 
 impl Client {
     /// Starts `command` (split on spaces; the first word is the program) with GTP on its
-    /// stdin and stdout; its stderr goes nowhere.
+    /// stdin and stdout; its stderr goes nowhere. Each answer may take [`ANSWER_LIMIT`]
+    /// (see [`Client::answer_within`]).
     ///
     /// # Errors
     ///
@@ -66,12 +78,41 @@ impl Client {
             .stdout
             .take()
             .ok_or_else(|| ClientError::Start("no stdout".into()))?;
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut output = BufReader::new(output);
+            loop {
+                let mut line = String::new();
+                match output.read_line(&mut line) {
+                    // The end of the output: the sender is dropped, and the client sees
+                    // the channel close as a read would see the pipe's end.
+                    Ok(0) => return,
+                    Ok(_) => {
+                        if sender.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = sender.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
         Ok(Client {
             command: command.to_string(),
             child,
             input,
-            output: BufReader::new(output),
+            lines,
+            limit: ANSWER_LIMIT,
         })
+    }
+
+    /// The same client, allowed `limit` for each answer.
+    #[must_use]
+    pub fn answer_within(mut self, limit: Duration) -> Client {
+        self.limit = limit;
+        self
     }
 
     /// Sends one command and reads its response: the text after `=` (lines joined by
@@ -79,21 +120,30 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// [`ClientError::Refused`] for `?`, [`ClientError::Gone`] when the engine is gone.
+    /// [`ClientError::Refused`] for `?`, [`ClientError::Gone`] when the engine is gone,
+    /// [`ClientError::Silent`] when it has not answered within the limit: it is then
+    /// stopped, since a late answer would be taken for the next command's.
     pub fn send(&mut self, command: &str) -> Result<String, ClientError> {
         writeln!(self.input, "{command}")
             .and_then(|()| self.input.flush())
             .map_err(|e| ClientError::Gone(e.to_string()))?;
+        let deadline = Instant::now() + self.limit;
         let mut lines = Vec::new();
         loop {
-            let mut line = String::new();
-            let read = self
-                .output
-                .read_line(&mut line)
-                .map_err(|e| ClientError::Gone(e.to_string()))?;
-            if read == 0 {
-                return Err(ClientError::Gone(format!("no answer to {command:?}")));
-            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(wait) {
+                Ok(read) => read.map_err(|e| ClientError::Gone(e.to_string()))?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(ClientError::Gone(format!("no answer to {command:?}")))
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    return Err(ClientError::Silent(format!(
+                        "no answer to {command:?} within {} s",
+                        self.limit.as_secs_f64()
+                    )));
+                }
+            };
             let line = line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
                 if lines.is_empty() {
@@ -123,10 +173,9 @@ impl Client {
         }
     }
 
-    /// Asks the engine to quit and waits for it.
+    /// Asks the engine to quit; one that does not is stopped when the client is dropped.
     pub fn quit(mut self) {
         let _ = self.send("quit");
-        let _ = self.child.wait();
     }
 }
 

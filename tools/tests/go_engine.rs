@@ -210,6 +210,60 @@ fn help_and_bad_options() {
 }
 
 #[test]
+fn an_engine_that_falls_silent_loses_the_game_and_the_match_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = testkit::scratch("gtp-match-silent");
+    // Answers every command but genmove, over which it sleeps well past the limit.
+    let sleeper = dir.join("sleeper.sh");
+    std::fs::write(
+        &sleeper,
+        "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    genmove) exec sleep 60 ;;\n    \
+         *) printf '= \\n\\n' ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&sleeper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let engine = format!("{} --playouts 30", env!("CARGO_BIN_EXE_go_engine"));
+    let sgf = dir.join("games");
+    // `cat` echoes each command back and never ends an answer; the sleeper never answers
+    // its first genmove. Each is stopped at the limit, every game.
+    for (silent, says) in [
+        (
+            "cat",
+            "A stopped: no answer to \"boardsize 5\" within 0.5 s",
+        ),
+        (
+            sleeper.to_str().unwrap(),
+            "A stopped: no answer to \"genmove ",
+        ),
+    ] {
+        let args = [
+            "--a",
+            silent,
+            "--b",
+            &engine,
+            "--games",
+            "2",
+            "--size",
+            "5",
+            "--timeout",
+            "0.5",
+            "--sgf",
+            sgf.to_str().unwrap(),
+        ];
+        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{silent}: {text}");
+        assert!(
+            text.contains("B wins 1 as Black, 1 as White"),
+            "{silent}: {text}"
+        );
+        for game in ["game 1: ", "game 2: "] {
+            assert!(text.contains(&format!("{game}{says}")), "{silent}: {text}");
+        }
+    }
+}
+
+#[test]
 fn the_match_runner_plays_scores_and_records() {
     let dir = testkit::scratch("gtp-match");
     let engine = env!("CARGO_BIN_EXE_go_engine");

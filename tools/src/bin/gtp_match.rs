@@ -7,9 +7,9 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tools::cli;
-use tools::matches::{play_game, wilson, Client, Ending, Referee, Rules};
+use tools::matches::{play_game, wilson, Client, Ending, Referee, Rules, ANSWER_LIMIT};
 
 const USAGE: &str = "\
 gtp_match: a match between two GTP engines, colours alternating, every game as SGF
@@ -28,9 +28,12 @@ usage: gtp_match --a CMD --b CMD [options]
                        \"/usr/games/gnugo --mode gtp --chinese-rules\"); default: the area
                        count after removing the stones both engines list as dead
   --sgf DIR            write game-<n>.sgf there (default target/match)
+  --timeout S          seconds an engine may take over one answer (default 300); one
+                       that takes longer is stopped and loses the game
   -h, --help           this text
 
-An illegal move, a crash or garbage from an engine loses it the game and is reported.
+An illegal move, a crash, garbage or silence from an engine loses it the game and is
+reported.
 Output: one line per game, then wins per colour, A's score (wins + draws / 2) with the
 Wilson 95% interval, average seconds per move of each engine.
 ";
@@ -42,6 +45,7 @@ struct Options {
     rules: Rules,
     referee: Option<String>,
     sgf: PathBuf,
+    timeout: Duration,
 }
 
 fn parse() -> Result<Options, String> {
@@ -50,6 +54,7 @@ fn parse() -> Result<Options, String> {
     let (mut games, mut size, mut komi, mut max_moves, mut time) =
         (20u32, 9usize, 7.5f64, None, None);
     let mut sgf = PathBuf::from("target/match");
+    let mut timeout = ANSWER_LIMIT;
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
@@ -57,6 +62,10 @@ fn parse() -> Result<Options, String> {
             "--b" => b = Some(value()?),
             "--referee" => referee = Some(value()?),
             "--sgf" => sgf = PathBuf::from(value()?),
+            "--timeout" => {
+                let s: f64 = cli::value(&flag, Some(value()?), |&s| s > 0.0 && s <= 86_400.0)?;
+                timeout = Duration::from_secs_f64(s);
+            }
             "--games" => games = cli::value(&flag, Some(value()?), |g| (1..=10_000).contains(g))?,
             "--size" => size = cli::value(&flag, Some(value()?), |s| (2..=19).contains(s))?,
             "--komi" => {
@@ -102,6 +111,7 @@ fn parse() -> Result<Options, String> {
         },
         referee,
         sgf,
+        timeout,
     })
 }
 
@@ -112,7 +122,11 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let options = parse()?;
     std::fs::create_dir_all(&options.sgf).map_err(|e| format!("{}: {e}", options.sgf.display()))?;
-    let start = |cmd: &str| Client::start(cmd).map_err(|e| e.to_string());
+    let start = |cmd: &str| {
+        Client::start(cmd)
+            .map(|c| c.answer_within(options.timeout))
+            .map_err(|e| e.to_string())
+    };
     // `{game}` in a command becomes the game's number, and that engine starts afresh for
     // every game (`--seed {game}`: deterministic engines then do not repeat their games).
     let command = |cmd: &str, game: u32| cmd.replace("{game}", &(game + 1).to_string());
