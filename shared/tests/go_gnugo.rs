@@ -226,16 +226,9 @@ fn play_games(binary: &str, rule: KoRule, seed: u64) -> (usize, usize, usize, us
 
 #[test]
 fn two_thousand_random_games_agree_with_gnu_go() {
-    if testkit::skip_if_set("GAMES_SKIP_GNUGO", "go_gnugo::two_thousand_random_games") {
+    let Some(binary) = testkit::gnugo("go_gnugo::two_thousand_random_games") else {
         return;
-    }
-    let binary = std::env::var("GNUGO").unwrap_or_else(|_| "/usr/games/gnugo".to_string());
-    let version = Command::new(&binary).arg("--version").output();
-    assert!(
-        version.as_ref().is_ok_and(|o| o.status.success()),
-        "GNU Go is missing ({binary}): install it with `apt-get install gnugo`, point GNUGO at \
-         the binary, or set GAMES_SKIP_GNUGO=1 to skip this test locally"
-    );
+    };
     let runs: Vec<_> = [(KoRule::Simple, 1), (KoRule::PositionalSuperko, 2)]
         .into_iter()
         .map(|(rule, seed)| {

@@ -34,6 +34,9 @@ pub const COMMANDS: &[&str] = &[
     "final_status_list",
     "time_settings",
     "time_left",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
 ];
 
 /// Board sizes the engine plays: 2×2 to 19×19 (GTP's letters reach 25, GNU Go's boards 19).
@@ -584,6 +587,8 @@ pub struct Engine {
     net: Option<Net>,
     size: usize,
     komi: f64,
+    /// The handicap stones (0-based row and column), set up before the first move.
+    handicap: Vec<(usize, usize)>,
     moves: Vec<(Color, Move)>,
     position: Position,
     clock: Clock,
@@ -592,19 +597,27 @@ pub struct Engine {
 }
 
 /// Search trees kept between moves: grown for the position after `moves` with `to_move` to
-/// play, in the game of `size`, `komi` and `cleanup`.
+/// play, in the game of `size`, `komi`, `handicap` and `cleanup`.
 struct Kept {
     moves: Vec<(Color, Move)>,
     to_move: Color,
     size: usize,
     komi: f64,
+    handicap: Vec<(usize, usize)>,
     cleanup: bool,
     trees: Vec<Rave>,
 }
 
-fn fresh(size: usize, komi: f64) -> Position {
-    let board = Board::new(size, size).expect("sizes are checked");
-    Position::new(board, KoRule::PositionalSuperko).with_komi(komi)
+/// The start of a game: the empty board, or the handicap stones with White to move.
+fn fresh(size: usize, komi: f64, handicap: &[(usize, usize)]) -> Position {
+    let stones = handicap.iter().map(|&(r, c)| (r, c, Color::Black));
+    // Black stones alone, with a point left empty, always have a liberty.
+    let board = Board::with_stones(size, size, stones).expect("handicaps are checked");
+    let mut position = Position::new(board, KoRule::PositionalSuperko).with_komi(komi);
+    if !handicap.is_empty() {
+        position.set_side_to_move(Color::White);
+    }
+    position
 }
 
 impl Engine {
@@ -622,7 +635,8 @@ impl Engine {
             size: 9,
             komi: 7.5,
             moves: Vec::new(),
-            position: fresh(9, 7.5),
+            handicap: Vec::new(),
+            position: fresh(9, 7.5, &[]),
             clock: Clock::default(),
             kept: None,
         }
@@ -652,6 +666,7 @@ impl Engine {
                 Some(Ok(n)) if SIZES.contains(&n) => {
                     self.size = n;
                     self.moves.clear();
+                    self.handicap.clear();
                     self.replay();
                     ok(String::new())
                 }
@@ -660,6 +675,7 @@ impl Engine {
             },
             "clear_board" => {
                 self.moves.clear();
+                self.handicap.clear();
                 self.replay();
                 ok(String::new())
             }
@@ -736,14 +752,64 @@ impl Engine {
                     _ => fail("syntax error: time_left color time stones"),
                 }
             }
+            "fixed_handicap" | "place_free_handicap" => {
+                let Some(Ok(stones)) = args.first().map(|a| a.parse::<usize>()) else {
+                    return fail("syntax error: a handicap needs a number of stones");
+                };
+                let Some(points) = gtp::fixed_handicap(self.size, stones) else {
+                    // place_free_handicap could place more, but this engine places
+                    // free handicaps on the fixed points too.
+                    return fail("invalid number of stones");
+                };
+                self.set_handicap(points)
+            }
+            "set_free_handicap" => {
+                let board = self.position.board();
+                let mut points = Vec::new();
+                for text in &args {
+                    match gtp::parse_vertex(text, board) {
+                        Ok(Move::Play(p)) => points.push(board.coords(p)),
+                        Ok(Move::Pass) => return fail("a handicap stone cannot be a pass"),
+                        Err(e) => return fail(&format!("syntax error: {e}")),
+                    }
+                }
+                let mut distinct = points.clone();
+                distinct.sort_unstable();
+                distinct.dedup();
+                let most = self.size * self.size - 1;
+                if points.len() < 2 || points.len() > most || distinct.len() != points.len() {
+                    return fail(&format!(
+                        "bad vertex list: 2 to {most} distinct points, not {}",
+                        args.join(" ")
+                    ));
+                }
+                self.set_handicap(points)
+            }
             "" => fail("empty command"),
             _ => fail("unknown command"),
         }
     }
 
-    /// Replays the moves on a fresh board of the current size and komi.
+    /// Sets the handicap stones on an empty board and answers their vertices.
+    fn set_handicap(&mut self, points: Vec<(usize, usize)>) -> (Response, bool) {
+        if !self.moves.is_empty() || !self.handicap.is_empty() {
+            return (Response::Failure("board not empty".to_string()), false);
+        }
+        self.handicap = points;
+        self.replay();
+        let board = self.position.board();
+        let vertices: Vec<String> = self
+            .handicap
+            .iter()
+            .filter_map(|&(r, c)| board.point(r, c))
+            .map(|p| gtp::vertex(p, board))
+            .collect();
+        (Response::Success(vertices.join(" ")), false)
+    }
+
+    /// Replays the moves on a fresh board of the current size, komi and handicap.
     fn replay(&mut self) {
-        let mut position = fresh(self.size, self.komi);
+        let mut position = fresh(self.size, self.komi, &self.handicap);
         for &(color, mv) in &self.moves {
             if position.is_over() {
                 position.resume();
@@ -855,6 +921,7 @@ impl Engine {
                 to_move: color,
                 size: self.size,
                 komi: self.komi,
+                handicap: self.handicap.clone(),
                 cleanup,
                 trees,
             });
@@ -902,7 +969,8 @@ impl Engine {
             }
             side = side.opponent();
         }
-        let game = (kept.size, kept.komi, kept.cleanup) == (self.size, self.komi, cleanup);
+        let game = (kept.size, kept.komi, kept.cleanup) == (self.size, self.komi, cleanup)
+            && kept.handicap == self.handicap;
         if side != color || !game {
             return Vec::new();
         }

@@ -149,6 +149,42 @@ pub fn move_text(mv: Move, board: &Board) -> String {
     }
 }
 
+/// The points of GTP's fixed handicap placement for `stones` stones on a `size`×`size`
+/// board, as 0-based (row from the top, column from the left); `None` where GTP fixes no
+/// placement: fewer than 2 stones, boards under 7×7, more than 4 stones on 7×7 and on even
+/// sizes, more than 9 on odd ones.
+///
+/// The stones stand on the third line up to 11×11 and on the fourth from 12×12: two in
+/// opposite corners (lower left, upper right), the third and fourth in the other corners,
+/// then the centre for an odd count, the middle of the left and right sides from 6, of the
+/// top and bottom from 8.
+pub fn fixed_handicap(size: usize, stones: usize) -> Option<Vec<(usize, usize)>> {
+    let most = match size {
+        0..=6 => 0,
+        7 => 4,
+        _ if size % 2 == 0 => 4,
+        _ => 9,
+    };
+    if !(2..=most).contains(&stones) {
+        return None;
+    }
+    let line = if size >= 12 { 4 } else { 3 };
+    let (low, high, mid) = (line - 1, size - line, size / 2);
+    let mut points = vec![(high, low), (low, high), (low, low), (high, high)];
+    if stones >= 6 {
+        points.extend([(mid, low), (mid, high)]);
+    }
+    if stones >= 8 {
+        points.extend([(low, mid), (high, mid)]);
+    }
+    let centre = stones >= 5 && stones % 2 == 1;
+    points.truncate(stones - usize::from(centre));
+    if centre {
+        points.push((mid, mid));
+    }
+    Some(points)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

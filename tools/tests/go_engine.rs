@@ -189,6 +189,89 @@ fn tree_parallel_search_keeps_its_tree_and_plays_legal_moves() {
 }
 
 #[test]
+fn handicap_stones_stand_where_gnu_go_puts_them() {
+    let Some(gnugo) = testkit::gnugo("go_engine::handicap_stones_stand_where_gnu_go_puts_them")
+    else {
+        return;
+    };
+    // Every size GNU Go plays and every count from 0 to 10: the same refusals, and the same
+    // points (in any order) where GTP fixes a placement.
+    let mut script = String::new();
+    for size in 2..=19 {
+        for stones in 0..=10 {
+            script.push_str(&format!("boardsize {size}\nfixed_handicap {stones}\n"));
+        }
+    }
+    let ours = engine(&[], &script);
+    let out = testkit::run_ok(Path::new(&gnugo), &["--mode", "gtp"], script.as_bytes());
+    let theirs: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split("\n\n")
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ours.len(), theirs.len());
+    let sorted = |reply: &str| {
+        let mut words: Vec<&str> = reply.split_whitespace().collect();
+        words.sort_unstable();
+        words.join(" ")
+    };
+    let mut placed = 0;
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate().skip(1).step_by(2) {
+        let case = &script.lines().nth(i - 1).unwrap();
+        assert_eq!(a.starts_with('='), b.starts_with('='), "{case}: {a} / {b}");
+        if a.starts_with('=') {
+            assert_eq!(sorted(a), sorted(b), "{case}");
+            placed += 1;
+        }
+    }
+    // Not a check that passes with every count refused: 2 to 4 stones on 7x7 and the 6 even
+    // sizes from 8x8, 2 to 9 on the 6 odd ones from 9x9.
+    assert_eq!(placed, 3 * 7 + 8 * 6);
+}
+
+#[test]
+fn handicap_stones_are_set_up_once_on_an_empty_board() {
+    let replies = engine(
+        &["--playouts", "50"],
+        "boardsize 9\nset_free_handicap C3 G7 E5\nshowboard\ngenmove w\nfixed_handicap 2\n\
+         undo\nundo\nshowboard\nclear_board\nplace_free_handicap 4\nplay b E5\n",
+    );
+    assert_eq!(replies[1], "= C3 G7 E5");
+    let stones = |board: &str, stone: char| board.chars().filter(|&c| c == stone).count();
+    assert_eq!((stones(&replies[2], 'X'), stones(&replies[2], 'O')), (3, 0));
+    // White moves first after a handicap, and the stones are not moves to undo.
+    assert!(replies[3].starts_with("= "), "{}", replies[3]);
+    assert_eq!(replies[4], "? board not empty");
+    assert_eq!(
+        (replies[5].as_str(), replies[6].as_str()),
+        ("=", "? cannot undo")
+    );
+    assert_eq!((stones(&replies[7], 'X'), stones(&replies[7], 'O')), (3, 0));
+    assert_eq!(replies[9].split_whitespace().count(), 5, "{}", replies[9]);
+    assert_eq!(replies[10], "=");
+    let table = "
+        set_free_handicap A1 => bad vertex list
+        set_free_handicap A1 A1 => bad vertex list
+        set_free_handicap A1 pass => cannot be a pass
+        set_free_handicap A1 Z9 => Z9 is off the 9x9 board
+        fixed_handicap 10 => invalid number of stones
+        fixed_handicap x => needs a number of stones
+        place_free_handicap 1 => invalid number of stones
+    ";
+    for (words, says) in testkit::refusals(table, &[]) {
+        let command = words.join(" ");
+        let replies = engine(&[], &format!("boardsize 9\n{command}\nshowboard\n"));
+        assert!(
+            replies[1].starts_with("? ") && replies[1].contains(says),
+            "{command}: {}",
+            replies[1]
+        );
+        assert!(!replies[2].contains('X'), "{command}: {}", replies[2]);
+    }
+}
+
+#[test]
 fn help_and_bad_options() {
     let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &["--help"], b"");
     let text = String::from_utf8(out.stdout).unwrap();

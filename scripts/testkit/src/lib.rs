@@ -289,6 +289,26 @@ pub fn old_rustc_build(dir: &Path, args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// The GNU Go binary for `test` (`$GNUGO`, else `/usr/games/gnugo`), or `None` when
+/// `GAMES_SKIP_GNUGO` is set (the skip is reported as for [`skip_if_set`]).
+///
+/// # Panics
+///
+/// If GNU Go is not installed: the message says how to install it.
+pub fn gnugo(test: &str) -> Option<String> {
+    if skip_if_set("GAMES_SKIP_GNUGO", test) {
+        return None;
+    }
+    let binary = std::env::var("GNUGO").unwrap_or_else(|_| "/usr/games/gnugo".to_string());
+    let version = Command::new(&binary).arg("--version").output();
+    assert!(
+        version.as_ref().is_ok_and(|o| o.status.success()),
+        "GNU Go is missing ({binary}): install it with `apt-get install gnugo`, point GNUGO at \
+         the binary, or set GAMES_SKIP_GNUGO=1 to skip this test locally"
+    );
+    Some(binary)
+}
+
 /// A fresh, empty scratch folder for `name` (under the system's temporary folder).
 ///
 /// # Panics
