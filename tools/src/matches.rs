@@ -208,6 +208,9 @@ pub struct GameResult {
     pub record: Record,
     /// Seconds spent by Black's and White's genmoves, and their number.
     pub time: [(f64, u32); 2],
+    /// Why the referee engine gave no score, when it did not: the game was then scored by
+    /// the area count after removing the stones both players list as dead.
+    pub referee_fault: Option<String>,
 }
 
 impl GameResult {
@@ -339,8 +342,10 @@ pub fn play_game(
         }
         color = color.opponent();
     }
-    let margin = score(&position, &record, black, white, referee);
-    finish(record, Ending::Scored(margin), time)
+    let (margin, fault) = score(&position, &record, black, white, referee);
+    let mut result = finish(record, Ending::Scored(margin), time);
+    result.referee_fault = fault;
+    result
 }
 
 fn finish(mut record: Record, ending: Ending, time: [(f64, u32); 2]) -> GameResult {
@@ -348,58 +353,76 @@ fn finish(mut record: Record, ending: Ending, time: [(f64, u32); 2]) -> GameResu
         ending,
         record: record.clone(),
         time,
+        referee_fault: None,
     };
     record.result = result.sgf_result();
     result.record = record;
     result
 }
 
-/// Black's margin of a finished game by the referee.
+/// Black's margin of a finished game by the referee, and why the referee engine gave none
+/// when it did not (the area count with the dead stones both players agree on then
+/// scores the game).
 fn score(
     position: &Position,
     record: &Record,
     black: &mut Client,
     white: &mut Client,
     referee: &mut Referee,
-) -> f64 {
-    match referee {
-        Referee::Engine(judge) => {
-            let mut commands = vec![
-                format!("boardsize {}", record.size),
-                "clear_board".to_string(),
-                format!("komi {}", record.komi),
-            ];
-            for &(color, mv) in &record.moves {
-                commands.push(format!(
-                    "play {} {}",
-                    color_letter(color),
-                    gtp::move_text(mv, position.board())
-                ));
+) -> (f64, Option<String>) {
+    let Referee::Engine(judge) = referee else {
+        return (agreed_area(position, black, white), None);
+    };
+    let mut commands = vec![
+        format!("boardsize {}", record.size),
+        "clear_board".to_string(),
+        format!("komi {}", record.komi),
+    ];
+    for &(color, mv) in &record.moves {
+        commands.push(format!(
+            "play {} {}",
+            color_letter(color),
+            gtp::move_text(mv, position.board())
+        ));
+    }
+    commands.push("final_score".to_string());
+    let mut answer = String::new();
+    for command in &commands {
+        match judge.send(command) {
+            Ok(text) => answer = text,
+            Err(e) => {
+                let fault = format!("the referee failed at {command:?} ({e})");
+                return (agreed_area(position, black, white), Some(fault));
             }
-            let replayed = commands.iter().all(|c| judge.send(c).is_ok());
-            let verdict = judge.send("final_score").ok().filter(|_| replayed);
-            verdict
-                .and_then(|v| parse_score(&v))
-                .unwrap_or_else(|| position.margin())
-        }
-        Referee::Internal => {
-            let board = position.board();
-            let dead = |client: &mut Client| -> Option<Vec<String>> {
-                let text = client.send("final_status_list dead").ok()?;
-                let mut list: Vec<String> = text
-                    .split_whitespace()
-                    .map(str::to_ascii_uppercase)
-                    .collect();
-                list.sort();
-                Some(list)
-            };
-            let agreed = match (dead(black), dead(white)) {
-                (Some(a), Some(b)) if a == b => a,
-                _ => Vec::new(),
-            };
-            crate::engine::margin_without(position, |p| agreed.contains(&gtp::vertex(p, board)))
         }
     }
+    match parse_score(&answer) {
+        Some(margin) => (margin, None),
+        None => {
+            let fault = format!("the referee's final_score {answer:?} is not a score");
+            (agreed_area(position, black, white), Some(fault))
+        }
+    }
+}
+
+/// Black's margin by the area count after removing the stones that both players list as
+/// dead (`final_status_list dead`); where they disagree, nothing is removed.
+fn agreed_area(position: &Position, black: &mut Client, white: &mut Client) -> f64 {
+    let board = position.board();
+    let dead = |client: &mut Client| -> Option<Vec<String>> {
+        let text = client.send("final_status_list dead").ok()?;
+        let mut list: Vec<String> = text
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        list.sort();
+        Some(list)
+    };
+    let agreed = match (dead(black), dead(white)) {
+        (Some(a), Some(b)) if a == b => a,
+        _ => Vec::new(),
+    };
+    crate::engine::margin_without(position, |p| agreed.contains(&gtp::vertex(p, board)))
 }
 
 /// Black's margin from a `final_score` answer: `B+3.5`, `W+0.5`, `0`.

@@ -293,7 +293,7 @@ fn help_and_bad_options() {
 }
 
 #[test]
-fn an_engine_that_falls_silent_loses_the_game_and_the_match_goes_on() {
+fn a_silent_engine_loses_a_silent_referee_is_reported_and_the_match_goes_on() {
     use std::os::unix::fs::PermissionsExt;
     let dir = testkit::scratch("gtp-match-silent");
     // Answers every command but genmove, over which it sleeps well past the limit.
@@ -344,6 +344,34 @@ fn an_engine_that_falls_silent_loses_the_game_and_the_match_goes_on() {
             assert!(text.contains(&format!("{game}{says}")), "{silent}: {text}");
         }
     }
+    // A silent referee: each game is still scored (by the area count the engines agree
+    // on), the failure is reported, and the referee is started again for game 2.
+    let args = [
+        "--a",
+        &engine,
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--komi",
+        "0.5",
+        "--referee",
+        "cat",
+        "--timeout",
+        "0.5",
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ];
+    let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    for game in ["game 1: ", "game 2: "] {
+        let says = "the referee failed at \"boardsize 5\" (stopped: no answer";
+        assert!(text.contains(&format!("{game}{says}")), "{text}");
+    }
+    assert!(!text.contains("+F"), "{text}");
 }
 
 #[test]

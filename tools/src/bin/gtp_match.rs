@@ -33,7 +33,8 @@ usage: gtp_match --a CMD --b CMD [options]
   -h, --help           this text
 
 An illegal move, a crash, garbage or silence from an engine loses it the game and is
-reported.
+reported. A referee that fails is reported too; that game is then scored by the area
+count after removing the stones both engines list as dead, and the referee restarted.
 Output: one line per game, then wins per colour, A's score (wins + draws / 2) with the
 Wilson 95% interval, average seconds per move of each engine.
 ";
@@ -186,14 +187,20 @@ fn run() -> Result<(), String> {
             Some(engine) => wins[engine][usize::from(engine != black)] += 1,
             None => draws += 1,
         }
-        let note = match &result.ending {
+        let fault = match &result.ending {
             Ending::Illegal(c, m) | Ending::Crashed(c, m) => {
                 let who = ["A", "B"][[black, white][c.index()]];
-                let fault = format!("game {}: {who} {m}", game + 1);
+                Some(format!("{who} {m}"))
+            }
+            _ => result.referee_fault.clone(),
+        };
+        let note = match fault {
+            Some(fault) => {
+                let fault = format!("game {}: {fault}", game + 1);
                 faults.push(fault.clone());
                 format!(" ({fault})")
             }
-            _ => String::new(),
+            None => String::new(),
         };
         println!(
             "game {:>3}: A {} — {} in {} moves, {}{note} [{:.0} s]",
@@ -205,12 +212,17 @@ fn run() -> Result<(), String> {
             clock.elapsed().as_secs_f64()
         );
         // An engine that crashed is started again for the next game, and one whose command
-        // names the game is started with the next game's number.
+        // names the game is started with the next game's number; so is a failed referee.
         if game + 1 < options.games {
             for (i, cmd) in [&options.a, &options.b].iter().enumerate() {
                 if cmd.contains("{game}") || engines[i].send("protocol_version").is_err() {
                     let next = start(&command(cmd, game + 1))?;
                     std::mem::replace(&mut engines[i], next).quit();
+                }
+            }
+            if let (Referee::Engine(judge), Some(cmd)) = (&mut referee, &options.referee) {
+                if judge.send("protocol_version").is_err() {
+                    std::mem::replace(judge, Box::new(start(cmd)?)).quit();
                 }
             }
         }
