@@ -5,7 +5,7 @@ use crate::gtp::{self, color_letter};
 use crate::sgf::Record;
 use games::go::{Board, KoRule, Move, Position};
 use games::Color;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 /// How long an engine may take over one answer unless told otherwise: five minutes, far
 /// above a genmove under any time setting this project uses.
 pub const ANSWER_LIMIT: Duration = Duration::from_secs(300);
+
+/// The most an engine may write in one answer (a 19×19 `showboard` takes under 1 kB).
+const ANSWER_BYTES: u64 = 1 << 20;
 
 /// A GTP engine running as a child process.
 pub struct Client {
@@ -37,6 +40,9 @@ pub enum ClientError {
     Refused(String),
     /// It did not answer within the time limit (it is then stopped).
     Silent(String),
+    /// It wrote something that is not a GTP answer: other text, bytes that are not UTF-8,
+    /// an endless answer (it is then stopped).
+    Garbage(String),
 }
 
 impl std::fmt::Display for ClientError {
@@ -46,6 +52,7 @@ impl std::fmt::Display for ClientError {
             ClientError::Gone(e) => write!(f, "the engine is gone ({e})"),
             ClientError::Refused(e) => write!(f, "refused: {e}"),
             ClientError::Silent(e) => write!(f, "stopped: {e}"),
+            ClientError::Garbage(e) => write!(f, "stopped, it sent garbage: {e}"),
         }
     }
 }
@@ -83,10 +90,17 @@ impl Client {
             let mut output = BufReader::new(output);
             loop {
                 let mut line = String::new();
-                match output.read_line(&mut line) {
+                // An engine that writes without end and without a newline must not fill the
+                // memory: a line stops at ANSWER_BYTES and counts as garbage.
+                match (&mut output).take(ANSWER_BYTES).read_line(&mut line) {
                     // The end of the output: the sender is dropped, and the client sees
                     // the channel close as a read would see the pipe's end.
                     Ok(0) => return,
+                    Ok(n) if n as u64 == ANSWER_BYTES && !line.ends_with('\n') => {
+                        let long = format!("a line longer than {ANSWER_BYTES} bytes");
+                        let _ = sender.send(Err(std::io::Error::new(ErrorKind::InvalidData, long)));
+                        return;
+                    }
                     Ok(_) => {
                         if sender.send(Ok(line)).is_err() {
                             return;
@@ -121,29 +135,38 @@ impl Client {
     /// # Errors
     ///
     /// [`ClientError::Refused`] for `?`, [`ClientError::Gone`] when the engine is gone,
-    /// [`ClientError::Silent`] when it has not answered within the limit: it is then
-    /// stopped, since a late answer would be taken for the next command's.
+    /// [`ClientError::Silent`] when it has not answered within the limit and
+    /// [`ClientError::Garbage`] for what is not an answer: in those two cases it is
+    /// stopped, since what it writes next would be taken for the next command's answer.
     pub fn send(&mut self, command: &str) -> Result<String, ClientError> {
         writeln!(self.input, "{command}")
             .and_then(|()| self.input.flush())
             .map_err(|e| ClientError::Gone(e.to_string()))?;
         let deadline = Instant::now() + self.limit;
-        let mut lines = Vec::new();
+        let mut lines: Vec<String> = Vec::new();
+        let mut bytes = 0;
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(wait) {
-                Ok(read) => read.map_err(|e| ClientError::Gone(e.to_string()))?,
+            // Checked at every line: an engine that writes without end is stopped too.
+            let line = match deadline.checked_duration_since(Instant::now()) {
+                Some(wait) => self.lines.recv_timeout(wait),
+                None => Err(RecvTimeoutError::Timeout),
+            };
+            let line = match line {
+                Ok(Ok(line)) => line,
+                Ok(Err(e)) if e.kind() == ErrorKind::InvalidData => {
+                    return Err(self.stop(ClientError::Garbage(e.to_string())))
+                }
+                Ok(Err(e)) => return Err(self.stop(ClientError::Gone(e.to_string()))),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(ClientError::Gone(format!("no answer to {command:?}")))
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let _ = self.child.kill();
-                    return Err(ClientError::Silent(format!(
-                        "no answer to {command:?} within {} s",
-                        self.limit.as_secs_f64()
-                    )));
+                    let limit = self.limit.as_secs_f64();
+                    let silent = format!("no answer to {command:?} within {limit} s");
+                    return Err(self.stop(ClientError::Silent(silent)));
                 }
             };
+            bytes += line.len() as u64;
             let line = line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
                 if lines.is_empty() {
@@ -151,14 +174,19 @@ impl Client {
                 }
                 break;
             }
+            if lines.is_empty() && !line.starts_with(['=', '?']) {
+                let garbage = format!("not a GTP response: {line:?}");
+                return Err(self.stop(ClientError::Garbage(garbage)));
+            }
+            if bytes > ANSWER_BYTES {
+                let long = format!("an answer longer than {ANSWER_BYTES} bytes");
+                return Err(self.stop(ClientError::Garbage(long)));
+            }
             lines.push(line.to_string());
         }
-        let first = lines[0].clone();
-        let (ok, rest) = match first.chars().next() {
-            Some('=') => (true, &first[1..]),
-            Some('?') => (false, &first[1..]),
-            _ => return Err(ClientError::Gone(format!("not a GTP response: {first:?}"))),
-        };
+        let first = &lines[0];
+        let (ok, rest) = first.split_at(1);
+        let ok = ok == "=";
         // Skip the id digits, then one space.
         let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
         let mut text = rest.strip_prefix(' ').unwrap_or(rest).to_string();
@@ -171,6 +199,13 @@ impl Client {
         } else {
             Err(ClientError::Refused(text))
         }
+    }
+
+    /// Stops an engine that broke the protocol (a late or endless answer would be taken for
+    /// the next command's), and passes on why.
+    fn stop(&mut self, why: ClientError) -> ClientError {
+        let _ = self.child.kill();
+        why
     }
 
     /// Asks the engine to quit; one that does not is stopped when the client is dropped.

@@ -293,7 +293,7 @@ fn help_and_bad_options() {
 }
 
 #[test]
-fn a_silent_engine_loses_a_silent_referee_is_reported_and_the_match_goes_on() {
+fn a_silent_or_babbling_engine_loses_a_failed_referee_is_reported_and_the_match_goes_on() {
     use std::os::unix::fs::PermissionsExt;
     let dir = testkit::scratch("gtp-match-silent");
     // Answers every command but genmove, over which it sleeps well past the limit.
@@ -307,16 +307,25 @@ fn a_silent_engine_loses_a_silent_referee_is_reported_and_the_match_goes_on() {
     std::fs::set_permissions(&sleeper, std::fs::Permissions::from_mode(0o755)).unwrap();
     let engine = format!("{} --playouts 30", env!("CARGO_BIN_EXE_go_engine"));
     let sgf = dir.join("games");
-    // `cat` echoes each command back and never ends an answer; the sleeper never answers
-    // its first genmove. Each is stopped at the limit, every game.
+    // `sleep` never answers, the sleeper never answers its first genmove: each is stopped
+    // at the limit. `yes` answers with text that is not GTP, `cat /dev/zero` with one
+    // endless line: each is stopped at once. Every game, and the match goes on.
     for (silent, says) in [
         (
-            "cat",
+            "sleep 30",
             "A stopped: no answer to \"boardsize 5\" within 0.5 s",
         ),
         (
             sleeper.to_str().unwrap(),
             "A stopped: no answer to \"genmove ",
+        ),
+        (
+            "yes",
+            "A stopped, it sent garbage: not a GTP response: \"y\"",
+        ),
+        (
+            "cat /dev/zero",
+            "A stopped, it sent garbage: a line longer than 1048576 bytes",
         ),
     ] {
         let args = [
@@ -344,8 +353,9 @@ fn a_silent_engine_loses_a_silent_referee_is_reported_and_the_match_goes_on() {
             assert!(text.contains(&format!("{game}{says}")), "{silent}: {text}");
         }
     }
-    // A silent referee: each game is still scored (by the area count the engines agree
-    // on), the failure is reported, and the referee is started again for game 2.
+    // A referee that echoes the commands: each game is still scored (by the area count the
+    // engines agree on), the failure is reported, and the referee is started again for
+    // game 2 (else it would be gone there, not stopped).
     let args = [
         "--a",
         &engine,
@@ -368,7 +378,7 @@ fn a_silent_engine_loses_a_silent_referee_is_reported_and_the_match_goes_on() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     for game in ["game 1: ", "game 2: "] {
-        let says = "the referee failed at \"boardsize 5\" (stopped: no answer";
+        let says = "the referee failed at \"boardsize 5\" (stopped, it sent garbage";
         assert!(text.contains(&format!("{game}{says}")), "{text}");
     }
     assert!(!text.contains("+F"), "{text}");
