@@ -40,6 +40,30 @@ pub fn value<T: FromStr>(
         .ok_or_else(|| format!("{flag}: {text:?} is not an accepted value (see --help)"))
 }
 
+/// The value after `flag`, one of the names in `choices`, as the value paired with it. The
+/// error lists the names, so it cannot fall behind what is accepted.
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not one of the names.
+pub fn choice<T: Copy>(
+    flag: &str,
+    text: Option<String>,
+    choices: &[(&str, T)],
+) -> Result<T, String> {
+    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+    if let Some(&(_, value)) = choices.iter().find(|(name, _)| *name == text) {
+        return Ok(value);
+    }
+    let names: Vec<&str> = choices.iter().map(|&(name, _)| name).collect();
+    let list = match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(format!("{flag} is {list}, not {text:?}"))
+}
+
 /// A range `LOW..HIGH` after `flag`, with `1 <= LOW <= HIGH <= limit` (counts of empty
 /// squares, say).
 ///
@@ -156,5 +180,36 @@ impl Progress {
             *last = secs;
             (finished, secs)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_choice_is_one_of_its_names_and_the_error_lists_them() {
+        let sizes = [("small", 1), ("medium", 2), ("large", 3)];
+        assert_eq!(choice("--size", Some("medium".into()), &sizes), Ok(2));
+        assert_eq!(
+            choice("--size", Some("huge".into()), &sizes),
+            Err("--size is small, medium or large, not \"huge\"".to_string())
+        );
+        assert_eq!(
+            choice("--size", None, &sizes),
+            Err("--size needs a value".to_string())
+        );
+        assert_eq!(
+            choice(
+                "--on",
+                Some("maybe".into()),
+                &[("yes", true), ("no", false)]
+            ),
+            Err("--on is yes or no, not \"maybe\"".to_string())
+        );
+        assert_eq!(
+            choice("--only", Some("two".into()), &[("one", 1)]),
+            Err("--only is one, not \"two\"".to_string())
+        );
     }
 }

@@ -857,6 +857,7 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --lr-drop 0:0.1 => GENERATION:RATE
         othello --lr-drop 30:0.1 --lr-drop 20:0.01 => must increase
         othello --bogus => unknown option
+        othello --role boss => --role is both, worker or trainer, not "boss"
         go --features 1 => --features
         othello --features 4 => --features
         othello --score -1 => --score
@@ -1256,7 +1257,7 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions GOOD --weights GARBAGE => weights
         az_eval --positions GOOD --players policy => needs --weights
         az_eval --positions GOOD --players oracle => unknown player
-        az_eval --positions GOOD --views mirror => --views takes plain, avg or random, not \"mirror\"
+        az_eval --positions GOOD --views mirror => --views is plain, avg or random, not \"mirror\"
         az_eval --positions GOOD --views => --views needs a value
         az_eval --positions GOOD --curve DIR => log.csv
         az_plot --dir DIR --out DIR => log.csv

@@ -578,14 +578,12 @@ fn parse() -> Result<Run, String> {
                 run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
             }
             "--views" => {
-                run.views = match cli::value::<String>(&flag, args.next(), |_| true)?.as_str() {
-                    "plain" => Views::Plain,
-                    "avg" => Views::Averaged,
-                    "random" => Views::Random,
-                    other => {
-                        return Err(format!("--views takes plain, avg or random, not {other:?}"))
-                    }
-                };
+                let views = [
+                    ("plain", Views::Plain),
+                    ("avg", Views::Averaged),
+                    ("random", Views::Random),
+                ];
+                run.views = cli::choice(&flag, args.next(), &views)?;
             }
             "--fpu" => {
                 let r = cli::value(&flag, args.next(), |&r: &f64| (-2.0..=2.0).contains(&r))?;

@@ -180,14 +180,12 @@ fn parse() -> Result<Run, String> {
             "--init" => run.init = Some(cli::value(&flag, it.next(), |_| true)?),
             "--show" => run.show = true,
             "--role" => {
-                run.role = match cli::value::<String>(&flag, it.next(), |_| true)?.as_str() {
-                    "both" => Role::Both,
-                    "worker" => Role::Worker,
-                    "trainer" => Role::Trainer,
-                    other => {
-                        return Err(format!("--role is both, worker or trainer, not {other:?}"))
-                    }
-                }
+                let roles = [
+                    ("both", Role::Both),
+                    ("worker", Role::Worker),
+                    ("trainer", Role::Trainer),
+                ];
+                run.role = cli::choice(&flag, it.next(), &roles)?;
             }
             "--worker" => run.worker = cli::value(&flag, it.next(), |&n| (1..=9999).contains(&n))?,
             "--snapshot-every" => run.snapshot_every = cli::value(&flag, it.next(), |_| true)?,

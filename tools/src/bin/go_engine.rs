@@ -74,29 +74,22 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
             }
             "--evaluator" => {
                 chosen = true;
-                let name = cli::value::<String>(&flag, args.next(), |_| true)?;
-                options.evaluator = match name.as_str() {
-                    "playout" => EvaluatorKind::Playouts,
-                    "net" => EvaluatorKind::SeedNetwork,
-                    "tactics" => EvaluatorKind::Heuristic,
-                    "rave" => EvaluatorKind::Rave,
-                    "trained" => EvaluatorKind::Trained,
-                    "rave-net" => EvaluatorKind::RaveNet,
-                    other => {
-                        return Err(format!(
-                            "--evaluator is playout, tactics, net, trained, rave or rave-net, \
-                             not {other:?}"
-                        ))
-                    }
-                }
+                options.evaluator = cli::choice(
+                    &flag,
+                    args.next(),
+                    &[
+                        ("playout", EvaluatorKind::Playouts),
+                        ("tactics", EvaluatorKind::Heuristic),
+                        ("net", EvaluatorKind::SeedNetwork),
+                        ("trained", EvaluatorKind::Trained),
+                        ("rave", EvaluatorKind::Rave),
+                        ("rave-net", EvaluatorKind::RaveNet),
+                    ],
+                )?;
             }
             "--playout" => {
-                let name = cli::value::<String>(&flag, args.next(), |_| true)?;
-                options.heavy = match name.as_str() {
-                    "light" => false,
-                    "heavy" => true,
-                    other => return Err(format!("--playout is light or heavy, not {other:?}")),
-                }
+                options.heavy =
+                    cli::choice(&flag, args.next(), &[("light", false), ("heavy", true)])?;
             }
             "--fresh-tree" => options.fresh_tree = true,
             "--tree-parallel" => options.tree_parallel = true,

@@ -131,20 +131,17 @@ fn parse_options() -> Result<Options, String> {
         match flag.as_str() {
             "--position" => options.position = Some(value(&flag, args.next())?),
             "--rules" | "--game" => {
-                options.rules = match value::<String>(&flag, args.next())?.as_str() {
-                    "seed" => Rules::Seed,
-                    "go" => Rules::Go,
-                    "othello" => Rules::Othello,
-                    other => return Err(format!("{flag} is seed, go or othello, not {other:?}")),
-                }
+                let rules = [
+                    ("seed", Rules::Seed),
+                    ("go", Rules::Go),
+                    ("othello", Rules::Othello),
+                ];
+                options.rules = tools::cli::choice(&flag, args.next(), &rules)?;
             }
             "--weights" => options.weights = Some(value(&flag, args.next())?),
             "--evaluator" => {
-                options.evaluator = match value::<String>(&flag, args.next())?.as_str() {
-                    "net" => Eval::Net,
-                    "playout" => Eval::Playout,
-                    other => return Err(format!("--evaluator is net or playout, not {other:?}")),
-                }
+                let evaluators = [("net", Eval::Net), ("playout", Eval::Playout)];
+                options.evaluator = tools::cli::choice(&flag, args.next(), &evaluators)?;
             }
             "--iterations" => {
                 let n: u32 = value(&flag, args.next())?;
