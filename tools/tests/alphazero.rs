@@ -1236,18 +1236,30 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, b"\x00\x01garbage").unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
-    let othello6 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6.net");
+    // A 6x6 network without a score head, which the score utility cannot use.
+    let shape = games::nn::Shape {
+        size: 6,
+        planes: games::nn::PLANES,
+        width: 4,
+        blocks: 1,
+        hidden: 4,
+        value_channels: 1,
+        score: false,
+    };
+    let plain = dir.join("plain.net");
+    let net = games::nn::Net::random(shape, 1).unwrap();
+    std::fs::write(&plain, net.to_bytes("othello")).unwrap();
     let names = [
         ("BAD", bad_positions.to_str().unwrap()),
+        ("PLAIN", plain.to_str().unwrap()),
         ("EMPTY", empty.to_str().unwrap()),
         ("GARBAGE", garbage.to_str().unwrap()),
         ("GOOD", good.to_str().unwrap()),
         ("DIR", dir.to_str().unwrap()),
-        ("NET", othello6.to_str().unwrap()),
     ];
     // One case a line: the tool, its arguments, then what its one-line error must say.
     let table = "
-        az_eval --positions GOOD --weights NET --score-utility 0.5 => needs --weights with a score head
+        az_eval --positions GOOD --weights PLAIN --score-utility 0.5 => needs --weights with a score head
         az_eval --positions GOOD --score-utility 2 => --score-utility takes W or W:SCALE
         az_eval --positions GOOD --score-utility 0.5:0 => --score-utility takes W or W:SCALE
         az_eval => --positions FILE is required
