@@ -307,6 +307,15 @@ fn a_silent_or_babbling_engine_loses_a_failed_referee_is_reported_and_the_match_
     std::fs::set_permissions(&sleeper, std::fs::Permissions::from_mode(0o755)).unwrap();
     let engine = format!("{} --playouts 30", env!("CARGO_BIN_EXE_go_engine"));
     let sgf = dir.join("games");
+    // Two games on 5x5, half a second for each answer: the report, from a run that ends.
+    let matched = |players: &[&str]| -> String {
+        let common = ["--games", "2", "--size", "5", "--timeout", "0.5"];
+        let args = [players, &common[..], &["--sgf", sgf.to_str().unwrap()]].concat();
+        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{players:?}: {text}");
+        text
+    };
     // `sleep` never answers, the sleeper never answers its first genmove: each is stopped
     // at the limit. `yes` answers with text that is not GTP, `cat /dev/zero` with one
     // endless line: each is stopped at once. Every game, and the match goes on.
@@ -328,23 +337,7 @@ fn a_silent_or_babbling_engine_loses_a_failed_referee_is_reported_and_the_match_
             "A stopped, it sent garbage: a line longer than 1048576 bytes",
         ),
     ] {
-        let args = [
-            "--a",
-            silent,
-            "--b",
-            &engine,
-            "--games",
-            "2",
-            "--size",
-            "5",
-            "--timeout",
-            "0.5",
-            "--sgf",
-            sgf.to_str().unwrap(),
-        ];
-        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(out.status.success(), "{silent}: {text}");
+        let text = matched(&["--a", silent, "--b", &engine]);
         assert!(
             text.contains("B wins 1 as Black, 1 as White"),
             "{silent}: {text}"
@@ -356,27 +349,16 @@ fn a_silent_or_babbling_engine_loses_a_failed_referee_is_reported_and_the_match_
     // A referee that echoes the commands: each game is still scored (by the area count the
     // engines agree on), the failure is reported, and the referee is started again for
     // game 2 (else it would be gone there, not stopped).
-    let args = [
+    let text = matched(&[
         "--a",
         &engine,
         "--b",
         &engine,
-        "--games",
-        "2",
-        "--size",
-        "5",
         "--komi",
         "0.5",
         "--referee",
         "cat",
-        "--timeout",
-        "0.5",
-        "--sgf",
-        sgf.to_str().unwrap(),
-    ];
-    let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{text}");
+    ]);
     for game in ["game 1: ", "game 2: "] {
         let says = "the referee failed at \"boardsize 5\" (stopped, it sent garbage";
         assert!(text.contains(&format!("{game}{says}")), "{text}");
