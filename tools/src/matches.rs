@@ -85,7 +85,9 @@ impl Client {
             .stdout
             .take()
             .ok_or_else(|| ClientError::Start("no stdout".into()))?;
-        let (sender, lines) = mpsc::channel();
+        // A bounded queue: an engine that writes while nobody asks it anything (a referee
+        // between games) waits instead of filling the memory.
+        let (sender, lines) = mpsc::sync_channel(64);
         std::thread::spawn(move || {
             let mut output = BufReader::new(output);
             loop {
@@ -139,9 +141,19 @@ impl Client {
     /// [`ClientError::Garbage`] for what is not an answer: in those two cases it is
     /// stopped, since what it writes next would be taken for the next command's answer.
     pub fn send(&mut self, command: &str) -> Result<String, ClientError> {
-        writeln!(self.input, "{command}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| ClientError::Gone(e.to_string()))?;
+        if let Err(e) = writeln!(self.input, "{command}").and_then(|()| self.input.flush()) {
+            // An engine whose garbage stopped the reading dies of the closed pipe: what it
+            // sent, already queued, is the cause to report.
+            while let Ok(line) = self.lines.try_recv() {
+                match line {
+                    Err(bad) if bad.kind() == ErrorKind::InvalidData => {
+                        return Err(self.stop(ClientError::Garbage(bad.to_string())));
+                    }
+                    _ => {}
+                }
+            }
+            return Err(ClientError::Gone(e.to_string()));
+        }
         let deadline = Instant::now() + self.limit;
         let mut lines: Vec<String> = Vec::new();
         let mut bytes = 0;
