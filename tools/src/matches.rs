@@ -144,13 +144,8 @@ impl Client {
         if let Err(e) = writeln!(self.input, "{command}").and_then(|()| self.input.flush()) {
             // An engine whose garbage stopped the reading dies of the closed pipe: what it
             // sent, already queued, is the cause to report.
-            while let Ok(line) = self.lines.try_recv() {
-                match line {
-                    Err(bad) if bad.kind() == ErrorKind::InvalidData => {
-                        return Err(self.stop(ClientError::Garbage(bad.to_string())));
-                    }
-                    _ => {}
-                }
+            if let Some(Err(unread)) = self.lines.try_iter().find(Result::is_err) {
+                return Err(self.unreadable(unread));
             }
             return Err(ClientError::Gone(e.to_string()));
         }
@@ -165,10 +160,7 @@ impl Client {
             };
             let line = match line {
                 Ok(Ok(line)) => line,
-                Ok(Err(e)) if e.kind() == ErrorKind::InvalidData => {
-                    return Err(self.stop(ClientError::Garbage(e.to_string())))
-                }
-                Ok(Err(e)) => return Err(self.stop(ClientError::Gone(e.to_string()))),
+                Ok(Err(e)) => return Err(self.unreadable(e)),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(ClientError::Gone(format!("no answer to {command:?}")))
                 }
@@ -211,6 +203,17 @@ impl Client {
         } else {
             Err(ClientError::Refused(text))
         }
+    }
+
+    /// Stops an engine whose output could not be read: garbage (not UTF-8, an endless
+    /// line) or a failed pipe.
+    fn unreadable(&mut self, e: std::io::Error) -> ClientError {
+        let why = if e.kind() == ErrorKind::InvalidData {
+            ClientError::Garbage(e.to_string())
+        } else {
+            ClientError::Gone(e.to_string())
+        };
+        self.stop(why)
     }
 
     /// Stops an engine that broke the protocol (a late or endless answer would be taken for
