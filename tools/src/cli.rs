@@ -1,5 +1,7 @@
 //! What every tool's command line shares: `--help`, one-line errors, checked values.
 
+use std::fmt::Display;
+use std::ops::{Bound, RangeBounds};
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -23,21 +25,90 @@ pub fn main(name: &str, usage: &str, run: impl FnOnce() -> Result<(), String>) -
     }
 }
 
-/// The value after `flag`, parsed, and accepted by `ok`.
+/// The text after `flag` (a path, a command), whatever it is.
 ///
 /// # Errors
 ///
-/// A one-line message when the value is missing, does not parse, or `ok` refuses it.
-pub fn value<T: FromStr>(
+/// A one-line message when there is none.
+pub fn text(flag: &str, text: Option<String>) -> Result<String, String> {
+    text.ok_or_else(|| format!("{flag} needs a value"))
+}
+
+/// A number a flag takes: whole (`u32`, `usize`, ...) or not (`f32`, `f64`), so that an
+/// error can say which.
+pub trait Number: FromStr + PartialOrd + Display {
+    /// "a whole number" or "a number".
+    const KIND: &'static str;
+    /// False for the infinities and NaN, which no flag takes.
+    fn is_finite(&self) -> bool {
+        true
+    }
+}
+
+macro_rules! whole_numbers {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            const KIND: &'static str = "a whole number";
+        }
+    )*};
+}
+whole_numbers!(u8, u16, u32, u64, usize, i32, i64);
+
+macro_rules! real_numbers {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            const KIND: &'static str = "a number";
+            fn is_finite(&self) -> bool {
+                <$t>::is_finite(*self)
+            }
+        }
+    )*};
+}
+real_numbers!(f32, f64);
+
+/// The number after `flag`, within `range` (`1..=64`, `..=20`, `(Excluded(0.0),
+/// Included(600.0))`, `..` for any).
+///
+/// # Errors
+///
+/// A one-line message when the value is missing, not a (finite) number of the right kind,
+/// or outside the range; it names the range: `--threads must be a whole number from 1 to
+/// 64, not "0"`.
+pub fn number<T: Number>(
     flag: &str,
     text: Option<String>,
-    ok: impl Fn(&T) -> bool,
+    range: impl RangeBounds<T>,
 ) -> Result<T, String> {
     let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
     text.parse()
         .ok()
-        .filter(|v| ok(v))
-        .ok_or_else(|| format!("{flag}: {text:?} is not an accepted value (see --help)"))
+        .filter(|n: &T| n.is_finite() && range.contains(n))
+        .ok_or_else(|| {
+            let kind = T::KIND;
+            let within = within(range.start_bound(), range.end_bound());
+            format!("{flag} must be {kind}{within}, not {text:?}")
+        })
+}
+
+/// The words for a range: ` from 1 to 64`, ` above 0 and at most 10`, ` at least 1`, or
+/// nothing for no bounds.
+fn within<T: Display>(low: Bound<&T>, high: Bound<&T>) -> String {
+    let low = match low {
+        Bound::Included(a) => Some(("at least", a)),
+        Bound::Excluded(a) => Some(("above", a)),
+        Bound::Unbounded => None,
+    };
+    let high = match high {
+        Bound::Included(b) => Some(("at most", b)),
+        Bound::Excluded(b) => Some(("below", b)),
+        Bound::Unbounded => None,
+    };
+    match (low, high) {
+        (Some(("at least", a)), Some(("at most", b))) => format!(" from {a} to {b}"),
+        (Some((l, a)), Some((h, b))) => format!(" {l} {a} and {h} {b}"),
+        (Some((w, x)), None) | (None, Some((w, x))) => format!(" {w} {x}"),
+        (None, None) => String::new(),
+    }
 }
 
 /// The value after `flag`, one of the names in `choices`, as the value paired with it. The
@@ -210,6 +281,66 @@ mod tests {
         assert_eq!(
             choice("--only", Some("two".into()), &[("one", 1)]),
             Err("--only is one, not \"two\"".to_string())
+        );
+    }
+
+    #[test]
+    fn a_number_is_within_its_range_and_the_error_names_the_range() {
+        fn check<T: Number + std::fmt::Debug>(range: impl RangeBounds<T> + Clone, cases: &str) {
+            for case in cases.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                let (text, says) = case.split_once(" => ").expect("TEXT => RESULT");
+                let got = number("--n", Some(text.to_string()), range.clone());
+                let got = got.map_or_else(|e| e, |n| format!("ok {n}"));
+                assert_eq!(got, says, "--n {text}");
+            }
+        }
+        check(
+            1..=64u32,
+            r#"
+            1 => ok 1
+            64 => ok 64
+            0 => --n must be a whole number from 1 to 64, not "0"
+            65 => --n must be a whole number from 1 to 64, not "65"
+            1.5 => --n must be a whole number from 1 to 64, not "1.5"
+            -3 => --n must be a whole number from 1 to 64, not "-3"
+            two => --n must be a whole number from 1 to 64, not "two"
+            "#,
+        );
+        check(
+            (Bound::Excluded(0.0), Bound::Included(600.0)),
+            r#"
+            0.5 => ok 0.5
+            600 => ok 600
+            0 => --n must be a number above 0 and at most 600, not "0"
+            NaN => --n must be a number above 0 and at most 600, not "NaN"
+            "#,
+        );
+        check(
+            0.0..1.0f32,
+            r#"
+            0 => ok 0
+            1 => --n must be a number at least 0 and below 1, not "1"
+            "#,
+        );
+        check(
+            1usize..,
+            "0 => --n must be a whole number at least 1, not \"0\"",
+        );
+        check(
+            ..=20usize,
+            "21 => --n must be a whole number at most 20, not \"21\"",
+        );
+        check::<u64>(
+            ..,
+            r#"
+            18446744073709551615 => ok 18446744073709551615
+            x => --n must be a whole number, not "x"
+            "#,
+        );
+        check::<f64>(.., "inf => --n must be a number, not \"inf\"");
+        assert_eq!(
+            number::<u32>("--n", None, ..),
+            Err("--n needs a value".to_string())
         );
     }
 }

@@ -299,7 +299,7 @@ pub struct Rules {
     /// Moves (passes included) after which the game is scored as it stands.
     pub max_moves: usize,
     /// `time_settings` to send, if any: main seconds, byo-yomi seconds, stones.
-    pub time: Option<(f64, f64, u32)>,
+    pub time: Option<(u32, u32, u32)>,
 }
 
 /// How a scored game's margin is found once both players passed.

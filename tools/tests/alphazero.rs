@@ -873,10 +873,10 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --late-search 128:-1 => --late-search takes N:PLY
         othello --late-search 128:1001 => --late-search takes N:PLY
         othello --late-search x:16 => --late-search takes N:PLY
-        othello --forced-playouts -1 => --forced-playouts: "-1" is not an accepted value
-        othello --forced-playouts 101 => --forced-playouts: "101" is not an accepted value
-        othello --forced-playouts NaN => --forced-playouts: "NaN" is not an accepted value
-        othello --forced-playouts two => --forced-playouts: "two" is not an accepted value
+        othello --forced-playouts -1 => --forced-playouts must be a number from 0 to 100, not "-1"
+        othello --forced-playouts 101 => --forced-playouts must be a number from 0 to 100, not "101"
+        othello --forced-playouts NaN => --forced-playouts must be a number from 0 to 100, not "NaN"
+        othello --forced-playouts two => --forced-playouts must be a number from 0 to 100, not "two"
     "#;
     // `--init` starts a new run, so these get a directory with no checkpoint in it. The
     // committed network is wider than the preset: only a score head may differ.

@@ -222,20 +222,20 @@ fn bad_input_gets_one_line_and_status_1() {
         generate => --out
         generate --out OUT --empties 0..5 => --empties
         generate --out OUT --empties 9..3 => --empties
-        generate --out OUT --size 7 => --size
+        generate --out OUT --size 7 => --size is 6 or 8, not "7"
         generate --out OUT --size 6 --empties 10..31 => --empties
-        generate --out OUT --count x => --count
+        generate --out OUT --count x => --count must be a whole number from 1 to 10000000, not "x"
         generate --out OUT --play /no/such/file => --play /no/such/file
         generate --out OUT --play GARBAGE => --play
         generate --out OUT --size 6 --play EIGHT => the patterns are for 8x8
-        fit --data BAD --out OUT --format 3 => --format
+        fit --data BAD --out OUT --format 3 => --format must be a whole number from 1 to 2, not "3"
         fit --out OUT => --data
         fit --data BAD => --out
         fit --data BAD --out OUT => line 3
         fit --data SIZES --out OUT => line 2
         fit --data GARBAGE --out OUT => not UTF-8
         fit --data /no/such/file --out OUT => /no/such/file
-        fit --data OUT --stages 0 => --stages
+        fit --data OUT --stages 0 => --stages must be a whole number from 1 to 64, not "0"
         fit --bogus => unknown option
     "#;
     for (args, says) in testkit::refusals(table, &names) {

@@ -278,8 +278,8 @@ fn help_and_bad_options() {
     assert!(out.status.success() && text.contains("--playouts") && text.contains("Sabaki"));
     // One case a line: the arguments, then what the one-line error must say.
     let table = r#"
-        --threads 0 => --threads: "0" is not an accepted value
-        --seconds -1 => --seconds: "-1" is not an accepted value
+        --threads 0 => --threads must be a whole number from 1 to 64, not "0"
+        --seconds -1 => --seconds must be a number above 0 and at most 1000000, not "-1"
         --evaluator magic => --evaluator is playout, tactics, net, trained, rave or rave-net, not "magic"
         --evaluator => --evaluator needs a value
         --playout medium => --playout is light or heavy, not "medium"
@@ -289,6 +289,29 @@ fn help_and_bad_options() {
     for (args, says) in testkit::refusals(table, &[]) {
         let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_go_engine")), &args, b"");
         testkit::assert_refused(&out, "go_engine", says, &format!("{args:?}"));
+    }
+}
+
+#[test]
+fn the_match_runner_refuses_bad_options_before_starting_an_engine() {
+    // `false` as an engine would fail at once: a refusal must come before it is started.
+    let table = r#"
+        --a false => --b is needed
+        --b false => --a is needed
+        --a false --b false --games 0 => --games must be a whole number from 1 to 10000, not "0"
+        --a false --b false --size 20 => --size must be a whole number from 2 to 19, not "20"
+        --a false --b false --komi inf => --komi must be a number from -1000 to 1000, not "inf"
+        --a false --b false --max-moves 0 => --max-moves must be a whole number at least 1, not "0"
+        --a false --b false --time 60,x,5 => --time is MAIN,BYO,STONES, three whole numbers, not "60,x,5"
+        --a false --b false --time 60,10,5,1 => --time is MAIN,BYO,STONES, three whole numbers, not "60,10,5,1"
+        --a false --b false --time 1.5,10,5 => --time is MAIN,BYO,STONES, three whole numbers, not "1.5,10,5"
+        --a false --b false --timeout 0 => --timeout must be a number above 0 and at most 86400, not "0"
+        --a false --b false --sgf => --sgf needs a value
+        --a false --b false --fly => unknown option "--fly"
+    "#;
+    for (args, says) in testkit::refusals(table, &[]) {
+        let out = testkit::run_ok(Path::new(env!("CARGO_BIN_EXE_gtp_match")), &args, b"");
+        testkit::assert_refused(&out, "gtp_match", says, &format!("{args:?}"));
     }
 }
 

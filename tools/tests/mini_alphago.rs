@@ -105,12 +105,12 @@ fn bad_input_is_one_line_and_status_1() {
     ];
     // One case a line: the arguments, then what the one-line error must say.
     let table = r#"
-        --iterations 0 => --iterations must be in 1..=1000000, not 0
-        --iterations many => --iterations: cannot read "many"
+        --iterations 0 => --iterations must be a whole number from 1 to 1000000, not "0"
+        --iterations many => --iterations must be a whole number from 1 to 1000000, not "many"
         --rules chess => --rules is seed, go or othello, not "chess"
         --evaluator oracle => --evaluator is net or playout, not "oracle"
-        --c-puct -1 => --c-puct must be in 0..=1000, not -1
-        --komi nan => --komi must be in -400..=400, not NaN
+        --c-puct -1 => --c-puct must be a number from 0 to 1000, not "-1"
+        --komi nan => --komi must be a number from -400 to 400, not "nan"
         --whatever => unknown option "--whatever"
         --position BAD => line 3: the 2nd row, 4th cell: '?' is not X, O or .
         --position FIVE => the board is 5x5: the seed's game and the network are 7x7

@@ -142,9 +142,9 @@ fn an_impossible_table_is_refused_before_allocating() {
     let out = solve_with(&["--hash-bits", "30"], "4\n....\n.WB.\n.BW.\n....\nB\n");
     testkit::assert_refused(&out, "othello_solve", "needs 25.8 GB", "--hash-bits 30");
     let table = r#"
-        --max-nodes 0 => --max-nodes must be a whole number above 0, not "0"
-        --max-seconds -1 => --max-seconds must be a number of seconds above 0, not "-1"
-        --hash-bits 31 => --hash-bits must be in 10..=30, not "31"
+        --max-nodes 0 => --max-nodes must be a whole number at least 1, not "0"
+        --max-seconds -1 => --max-seconds must be a number above 0 and at most 1000000000, not "-1"
+        --hash-bits 31 => --hash-bits must be a whole number from 10 to 30, not "31"
     "#;
     for (args, says) in testkit::refusals(table, &[]) {
         let out = solve_with(&args, "");

@@ -11,6 +11,7 @@ use games::search::Game;
 use games::Color;
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::ops::Bound::{Excluded, Included};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tools::alphazero::exact::{
@@ -555,27 +556,26 @@ fn parse() -> Result<Run, String> {
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--positions" => positions = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
-            "--weights" => run.weights = Some(cli::value(&flag, args.next(), |_| true)?),
+            "--positions" => positions = Some(cli::text(&flag, args.next())?),
+            "--weights" => run.weights = Some(cli::text(&flag, args.next())?),
             "--players" => {
-                let list: String = cli::value(&flag, args.next(), |_| true)?;
+                let list = cli::text(&flag, args.next())?;
                 run.players = list.split(',').map(String::from).collect();
                 players_given = true;
             }
             "--threads" => {
-                run.threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?;
+                run.threads = cli::number(&flag, args.next(), 1..=64)?;
             }
             "--versus-solver" => run.versus_solver = true,
             "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
-                run.versus_playouts = cli::value(&flag, args.next(), |&n| n <= 10_000)?;
+                run.versus_playouts = cli::number(&flag, args.next(), ..=10_000)?;
             }
             "--simulations" => {
-                run.simulations =
-                    cli::value(&flag, args.next(), |&n| (1..=1_000_000).contains(&n))?;
+                run.simulations = cli::number(&flag, args.next(), 1..=1_000_000)?;
             }
             "--seconds" => {
-                run.seconds = cli::value(&flag, args.next(), |&s: &f64| s > 0.0 && s <= 600.0)?;
+                run.seconds = cli::number(&flag, args.next(), (Excluded(0.0), Included(600.0)))?;
             }
             "--views" => {
                 let views = [
@@ -586,20 +586,20 @@ fn parse() -> Result<Run, String> {
                 run.views = cli::choice(&flag, args.next(), &views)?;
             }
             "--fpu" => {
-                let r = cli::value(&flag, args.next(), |&r: &f64| (-2.0..=2.0).contains(&r))?;
+                let r = cli::number(&flag, args.next(), -2.0..=2.0)?;
                 run.search.settings.first_play = FirstPlay::Reduced(r);
             }
             "--c-puct" => {
                 run.search.settings.c_puct =
-                    cli::value(&flag, args.next(), |&c: &f64| c > 0.0 && c <= 100.0)?;
+                    cli::number(&flag, args.next(), (Excluded(0.0), Included(100.0)))?;
             }
             "--score-utility" => {
                 run.search.score = Some(cli::score_utility(&flag, args.next())?);
             }
-            "--explain" => run.explain = Some(cli::value(&flag, args.next(), |_| true)?),
-            "--seed" => run.seed = cli::value(&flag, args.next(), |_| true)?,
-            "--curve" => run.curve = Some(cli::value(&flag, args.next(), |_| true)?),
-            "--every" => run.every = cli::value(&flag, args.next(), |&n| n >= 1)?,
+            "--explain" => run.explain = Some(cli::number(&flag, args.next(), ..)?),
+            "--seed" => run.seed = cli::number(&flag, args.next(), ..)?,
+            "--curve" => run.curve = Some(cli::text(&flag, args.next())?),
+            "--every" => run.every = cli::number(&flag, args.next(), 1..)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }

@@ -126,20 +126,12 @@ fn run() -> Result<(), String> {
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--dir" => {
-                dir = Some(PathBuf::from(cli::value::<String>(
-                    &flag,
-                    args.next(),
-                    |_| true,
-                )?));
+                dir = Some(PathBuf::from(cli::text(&flag, args.next())?));
             }
             "--out" => {
-                out = Some(PathBuf::from(cli::value::<String>(
-                    &flag,
-                    args.next(),
-                    |_| true,
-                )?));
+                out = Some(PathBuf::from(cli::text(&flag, args.next())?));
             }
-            "--name" => name = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--name" => name = Some(cli::text(&flag, args.next())?),
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::ops::Bound::{Excluded, Included, Unbounded};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -170,14 +171,10 @@ fn parse() -> Result<Run, String> {
                 it.next();
             }
             "--dir" => {
-                dir = Some(PathBuf::from(cli::value::<String>(
-                    &flag,
-                    it.next(),
-                    |_| true,
-                )?));
+                dir = Some(PathBuf::from(cli::text(&flag, it.next())?));
             }
             "--resume" => run.resume = true,
-            "--init" => run.init = Some(cli::value(&flag, it.next(), |_| true)?),
+            "--init" => run.init = Some(cli::text(&flag, it.next())?),
             "--show" => run.show = true,
             "--role" => {
                 let roles = [
@@ -187,61 +184,62 @@ fn parse() -> Result<Run, String> {
                 ];
                 run.role = cli::choice(&flag, it.next(), &roles)?;
             }
-            "--worker" => run.worker = cli::value(&flag, it.next(), |&n| (1..=9999).contains(&n))?,
-            "--snapshot-every" => run.snapshot_every = cli::value(&flag, it.next(), |_| true)?,
-            "--generations" => run.generations = cli::value(&flag, it.next(), |&n| n >= 1)?,
-            "--minutes" => run.minutes = Some(cli::value(&flag, it.next(), |&m: &f64| m > 0.0)?),
-            "--threads" => c.threads = cli::value(&flag, it.next(), |&t| (1..=64).contains(&t))?,
-            "--seed" => c.seed = cli::value(&flag, it.next(), |_| true)?,
-            "--width" => c.width = cli::value(&flag, it.next(), |&n| (1..=256).contains(&n))?,
-            "--blocks" => c.blocks = cli::value(&flag, it.next(), |&n| n <= 20)?,
-            "--hidden" => c.hidden = cli::value(&flag, it.next(), |&n| (1..=1024).contains(&n))?,
+            "--worker" => run.worker = cli::number(&flag, it.next(), 1..=9999)?,
+            "--snapshot-every" => run.snapshot_every = cli::number(&flag, it.next(), ..)?,
+            "--generations" => run.generations = cli::number(&flag, it.next(), 1..)?,
+            "--minutes" => {
+                run.minutes = Some(cli::number(&flag, it.next(), (Excluded(0.0), Unbounded))?);
+            }
+            "--threads" => c.threads = cli::number(&flag, it.next(), 1..=64)?,
+            "--seed" => c.seed = cli::number(&flag, it.next(), ..)?,
+            "--width" => c.width = cli::number(&flag, it.next(), 1..=256)?,
+            "--blocks" => c.blocks = cli::number(&flag, it.next(), ..=20)?,
+            "--hidden" => c.hidden = cli::number(&flag, it.next(), 1..=1024)?,
             "--features" => {
                 let most = games::nn::planes_for(&run.game).end() - games::nn::PLANES;
-                let n: usize = cli::value(&flag, it.next(), |&n| n <= most)?;
+                let n: usize = cli::number(&flag, it.next(), ..=most)?;
                 c.planes = games::nn::PLANES + n;
             }
             "--value-channels" => {
-                c.value_channels = cli::value(&flag, it.next(), |&n| {
-                    (1..=games::nn::MAX_VALUE_CHANNELS).contains(&n)
-                })?;
+                c.value_channels =
+                    cli::number(&flag, it.next(), 1..=games::nn::MAX_VALUE_CHANNELS)?;
             }
             "--simulations" => {
-                c.simulations = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?;
+                c.simulations = cli::number(&flag, it.next(), 1..=100_000)?;
             }
             "--fast-simulations" => {
-                c.fast_simulations = cli::value(&flag, it.next(), |&n| n <= 100_000)?;
+                c.fast_simulations = cli::number(&flag, it.next(), ..=100_000)?;
             }
             "--full-share" => {
-                c.full_share = cli::value(&flag, it.next(), |&x: &f64| x > 0.0 && x <= 1.0)?;
+                c.full_share = cli::number(&flag, it.next(), (Excluded(0.0), Included(1.0)))?;
             }
             "--c-puct" => {
-                c.c_puct = cli::value(&flag, it.next(), |&x: &f64| x > 0.0 && x <= 100.0)?;
+                c.c_puct = cli::number(&flag, it.next(), (Excluded(0.0), Included(100.0)))?;
             }
-            "--alpha" => c.alpha = cli::value(&flag, it.next(), |&x: &f64| x > 0.0 && x <= 100.0)?,
+            "--alpha" => c.alpha = cli::number(&flag, it.next(), (Excluded(0.0), Included(100.0)))?,
             "--epsilon" => {
-                c.epsilon = cli::value(&flag, it.next(), |&x: &f64| (0.0..=1.0).contains(&x))?;
+                c.epsilon = cli::number(&flag, it.next(), 0.0..=1.0)?;
             }
             "--temperature-plies" => {
-                c.temperature_plies = cli::value(&flag, it.next(), |&n| n <= 1000)?;
+                c.temperature_plies = cli::number(&flag, it.next(), ..=1000)?;
             }
-            "--games" => c.games = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?,
+            "--games" => c.games = cli::number(&flag, it.next(), 1..=100_000)?,
             "--window" => {
-                c.window = cli::value(&flag, it.next(), |&n| (1..=10_000_000).contains(&n))?;
+                c.window = cli::number(&flag, it.next(), 1..=10_000_000)?;
             }
-            "--batch" => c.batch = cli::value(&flag, it.next(), |&n| (1..=100_000).contains(&n))?,
-            "--steps" => c.steps = cli::value(&flag, it.next(), |&n| n <= 1_000_000)?,
+            "--batch" => c.batch = cli::number(&flag, it.next(), 1..=100_000)?,
+            "--steps" => c.steps = cli::number(&flag, it.next(), ..=1_000_000)?,
             "--q-share" => {
-                c.q_share = cli::value(&flag, it.next(), |x: &f32| (0.0..=1.0).contains(x))?;
+                c.q_share = cli::number(&flag, it.next(), 0.0..=1.0f32)?;
             }
             "--margin-share" => {
-                c.margin_share = cli::value(&flag, it.next(), |x: &f32| (0.0..1.0).contains(x))?;
+                c.margin_share = cli::number(&flag, it.next(), 0.0..1.0f32)?;
             }
             "--ownership" => {
-                c.ownership = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
+                c.ownership = cli::number(&flag, it.next(), 0.0..=10.0f32)?;
             }
             "--score" => {
-                c.score = cli::value(&flag, it.next(), |x: &f32| (0.0..=10.0).contains(x))?;
+                c.score = cli::number(&flag, it.next(), 0.0..=10.0f32)?;
             }
             "--score-utility" => c.score_utility = Some(cli::score_utility(&flag, it.next())?),
             "--loser-search" => {
@@ -255,10 +253,9 @@ fn parse() -> Result<Run, String> {
                 c.late_search = Some(cli::pair(&flag, it.next(), form, ok)?);
             }
             "--forced-playouts" => {
-                c.forced_playouts =
-                    cli::value(&flag, it.next(), |k: &f64| (0.0..=100.0).contains(k))?;
+                c.forced_playouts = cli::number(&flag, it.next(), 0.0..=100.0)?;
             }
-            "--lr" => c.lr = cli::value(&flag, it.next(), |&x: &f32| x > 0.0 && x <= 10.0)?,
+            "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
                 let ok = |&g: &u32, &x: &f32| g >= 1 && x > 0.0 && x <= 10.0;
@@ -272,9 +269,9 @@ fn parse() -> Result<Run, String> {
                 c.lr_drops.push(drop);
             }
             "--momentum" => {
-                c.momentum = cli::value(&flag, it.next(), |&x: &f32| (0.0..1.0).contains(&x))?;
+                c.momentum = cli::number(&flag, it.next(), 0.0..1.0f32)?;
             }
-            "--l2" => c.l2 = cli::value(&flag, it.next(), |&x: &f32| (0.0..=1.0).contains(&x))?,
+            "--l2" => c.l2 = cli::number(&flag, it.next(), 0.0..=1.0f32)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }

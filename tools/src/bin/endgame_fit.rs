@@ -12,6 +12,7 @@ use games::rng::Rng;
 use games::search::Game;
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::ops::Bound::{Excluded, Included};
 use std::process::ExitCode;
 use std::time::Instant;
 use tools::alphazero::exact::{obf_cells, play_to, varied_position};
@@ -76,16 +77,16 @@ fn generate(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let mut player = None;
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--out" => out = Some(cli::text(&flag, args.next())?),
             "--play" => {
-                let path = cli::value::<String>(&flag, args.next(), |_| true)?;
+                let path = cli::text(&flag, args.next())?;
                 player = Some(cli::load_patterns("--play", &path)?);
             }
-            "--size" => size = cli::value(&flag, args.next(), |&n| n == 6 || n == 8)?,
+            "--size" => size = cli::choice(&flag, args.next(), &[("6", 6), ("8", 8)])?,
             "--count" => {
-                count = cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
+                count = cli::number(&flag, args.next(), 1..=10_000_000)?;
             }
-            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--seed" => seed = cli::number(&flag, args.next(), ..)?,
             "--empties" => (low, high) = cli::range(&flag, args.next(), 30)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
@@ -283,18 +284,16 @@ fn fit(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let mut format = games::endgame::eval::VERSION;
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--data" => data.push(cli::value::<String>(&flag, args.next(), |_| true)?),
-            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
-            "--stages" => stages = cli::value(&flag, args.next(), |&n| (1..=64).contains(&n))?,
-            "--width" => width = cli::value(&flag, args.next(), |&n| (1..=64).contains(&n))?,
-            "--epochs" => epochs = cli::value(&flag, args.next(), |&n| (1..=10_000).contains(&n))?,
-            "--lr" => lr = cli::value(&flag, args.next(), |&x: &f32| x > 0.0 && x <= 1.0)?,
-            "--l2" => l2 = cli::value(&flag, args.next(), |&x: &f32| (0.0..=1.0).contains(&x))?,
-            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--data" => data.push(cli::text(&flag, args.next())?),
+            "--out" => out = Some(cli::text(&flag, args.next())?),
+            "--stages" => stages = cli::number(&flag, args.next(), 1..=64)?,
+            "--width" => width = cli::number(&flag, args.next(), 1..=64)?,
+            "--epochs" => epochs = cli::number(&flag, args.next(), 1..=10_000)?,
+            "--lr" => lr = cli::number(&flag, args.next(), (Excluded(0.0f32), Included(1.0)))?,
+            "--l2" => l2 = cli::number(&flag, args.next(), 0.0..=1.0f32)?,
+            "--seed" => seed = cli::number(&flag, args.next(), ..)?,
             "--format" => {
-                format = cli::value(&flag, args.next(), |v| {
-                    (1..=games::endgame::eval::VERSION).contains(v)
-                })?;
+                format = cli::number(&flag, args.next(), 1..=games::endgame::eval::VERSION)?;
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
@@ -377,8 +376,8 @@ fn probcut(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let (mut data, mut eval) = (Vec::new(), None);
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--data" => data.push(cli::value::<String>(&flag, args.next(), |_| true)?),
-            "--eval" => eval = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
+            "--data" => data.push(cli::text(&flag, args.next())?),
+            "--eval" => eval = Some(cli::text(&flag, args.next())?),
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }

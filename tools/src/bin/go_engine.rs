@@ -2,6 +2,7 @@
 //! twogtp or the project's match runner (`gtp_match`). See [`USAGE`].
 
 use std::io::{BufRead, Write};
+use std::ops::Bound::{Excluded, Included};
 use std::process::ExitCode;
 use tools::cli;
 use tools::engine::{Engine, EvaluatorKind, Options};
@@ -52,25 +53,24 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--playouts" => {
-                options.playouts =
-                    cli::value(&flag, args.next(), |&n| (1..=10_000_000).contains(&n))?;
+                options.playouts = cli::number(&flag, args.next(), 1..=10_000_000)?;
             }
             "--seconds" => {
-                options.seconds = Some(cli::value(&flag, args.next(), |&s: &f64| {
-                    s > 0.0 && s <= 1e6
-                })?);
+                options.seconds = Some(cli::number(
+                    &flag,
+                    args.next(),
+                    (Excluded(0.0), Included(1e6)),
+                )?);
             }
             "--threads" => {
-                options.threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?;
+                options.threads = cli::number(&flag, args.next(), 1..=64)?;
             }
-            "--seed" => options.seed = cli::value(&flag, args.next(), |_| true)?,
+            "--seed" => options.seed = cli::number(&flag, args.next(), ..)?,
             "--resign" => {
-                options.resign =
-                    cli::value(&flag, args.next(), |&r: &f64| (0.0..1.0).contains(&r))?;
+                options.resign = cli::number(&flag, args.next(), 0.0..1.0)?;
             }
             "--c-puct" => {
-                options.c_puct =
-                    cli::value(&flag, args.next(), |&c: &f64| (0.0..=100.0).contains(&c))?;
+                options.c_puct = cli::number(&flag, args.next(), 0.0..=100.0)?;
             }
             "--evaluator" => {
                 chosen = true;
@@ -94,14 +94,13 @@ fn parse_options() -> Result<(Options, Option<String>), String> {
             "--fresh-tree" => options.fresh_tree = true,
             "--tree-parallel" => options.tree_parallel = true,
             "--weights" => {
-                weights = Some(cli::value::<String>(&flag, args.next(), |_| true)?);
+                weights = Some(cli::text(&flag, args.next())?);
                 if !chosen {
                     options.evaluator = EvaluatorKind::Trained;
                 }
             }
             "--net-prior" => {
-                options.net_prior =
-                    cli::value(&flag, args.next(), |&v: &f64| (0.0..=1000.0).contains(&v))?;
+                options.net_prior = cli::number(&flag, args.next(), 0.0..=1000.0)?;
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }

@@ -5,6 +5,7 @@
 // A match runner reports on stdout.
 #![allow(clippy::print_stdout)]
 
+use std::ops::Bound::{Excluded, Included};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -21,9 +22,10 @@ usage: gtp_match --a CMD --b CMD [options]
                        every game (e.g. --seed {game}, so games do not repeat)
   --games N            games to play (1..=10000, default 20); A is Black in the odd ones
   --size N             board size (2..=19, default 9)
-  --komi K             komi (default 7.5)
+  --komi K             komi (-1000..=1000, default 7.5)
   --max-moves M        score the game as it stands after M moves (default 4 x points)
-  --time MAIN,BYO,ST   send time_settings MAIN BYO ST to both (seconds, seconds, stones)
+  --time MAIN,BYO,ST   send time_settings MAIN BYO ST to both (whole seconds, seconds,
+                       stones, as GTP has them)
   --referee CMD        a GTP engine that scores finished games by final_score (e.g.
                        \"/usr/games/gnugo --mode gtp --chinese-rules\"); default: the area
                        count after removing the stones both engines list as dead
@@ -64,38 +66,27 @@ fn parse() -> Result<Options, String> {
             "--referee" => referee = Some(value()?),
             "--sgf" => sgf = PathBuf::from(value()?),
             "--timeout" => {
-                let s: f64 = cli::value(&flag, Some(value()?), |&s| s > 0.0 && s <= 86_400.0)?;
+                let s: f64 =
+                    cli::number(&flag, Some(value()?), (Excluded(0.0), Included(86_400.0)))?;
                 timeout = Duration::from_secs_f64(s);
             }
-            "--games" => games = cli::value(&flag, Some(value()?), |g| (1..=10_000).contains(g))?,
-            "--size" => size = cli::value(&flag, Some(value()?), |s| (2..=19).contains(s))?,
+            "--games" => games = cli::number(&flag, Some(value()?), 1..=10_000)?,
+            "--size" => size = cli::number(&flag, Some(value()?), 2..=19)?,
             "--komi" => {
-                komi = cli::value(&flag, Some(value()?), |k: &f64| {
-                    k.is_finite() && k.abs() <= 1000.0
-                })?;
+                komi = cli::number(&flag, Some(value()?), -1000.0..=1000.0)?;
             }
             "--max-moves" => {
-                max_moves = Some(
-                    value()?
-                        .parse()
-                        .ok()
-                        .filter(|&m: &usize| m > 0)
-                        .ok_or("--max-moves must be above 0")?,
-                );
+                max_moves = Some(cli::number(&flag, Some(value()?), 1..)?);
             }
             "--time" => {
                 let text = value()?;
-                let parts: Vec<&str> = text.split(',').collect();
-                let parsed = match parts[..] {
-                    [m, b, s] => m
-                        .parse::<f64>()
-                        .ok()
-                        .zip(b.parse::<f64>().ok())
-                        .zip(s.parse::<u32>().ok()),
-                    _ => None,
+                let whole: Option<Vec<u32>> = text.split(',').map(|n| n.parse().ok()).collect();
+                let Some([main, byo, stones]) = whole.as_deref() else {
+                    return Err(format!(
+                        "--time is MAIN,BYO,STONES, three whole numbers, not {text:?}"
+                    ));
                 };
-                let ((m, b), s) = parsed.ok_or("--time is MAIN,BYO,STONES")?;
-                time = Some((m, b, s));
+                time = Some((*main, *byo, *stones));
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }

@@ -39,6 +39,7 @@ use games::Color;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
 use std::process::ExitCode;
+use tools::cli;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Rules {
@@ -99,19 +100,13 @@ visited moves with their visits, prior P and Q (for the side choosing the move).
 ";
 
 fn main() -> ExitCode {
-    tools::cli::main("mini_alphago", USAGE, || {
+    cli::main("mini_alphago", USAGE, || {
         let report = run()?;
         let mut out = std::io::stdout().lock();
         out.write_all(report.as_bytes())
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot write stdout: {e}"))
     })
-}
-
-fn value<T: std::str::FromStr>(flag: &str, text: Option<String>) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-    text.parse()
-        .map_err(|_| format!("{flag}: cannot read {text:?}"))
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -129,41 +124,29 @@ fn parse_options() -> Result<Options, String> {
     };
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--position" => options.position = Some(value(&flag, args.next())?),
+            "--position" => options.position = Some(cli::text(&flag, args.next())?),
             "--rules" | "--game" => {
                 let rules = [
                     ("seed", Rules::Seed),
                     ("go", Rules::Go),
                     ("othello", Rules::Othello),
                 ];
-                options.rules = tools::cli::choice(&flag, args.next(), &rules)?;
+                options.rules = cli::choice(&flag, args.next(), &rules)?;
             }
-            "--weights" => options.weights = Some(value(&flag, args.next())?),
+            "--weights" => options.weights = Some(cli::text(&flag, args.next())?),
             "--evaluator" => {
                 let evaluators = [("net", Eval::Net), ("playout", Eval::Playout)];
-                options.evaluator = tools::cli::choice(&flag, args.next(), &evaluators)?;
+                options.evaluator = cli::choice(&flag, args.next(), &evaluators)?;
             }
             "--iterations" => {
-                let n: u32 = value(&flag, args.next())?;
-                if !(1..=1_000_000).contains(&n) {
-                    return Err(format!("--iterations must be in 1..=1000000, not {n}"));
-                }
-                options.settings.iterations = n;
+                options.settings.iterations = cli::number(&flag, args.next(), 1..=1_000_000)?;
             }
             "--c-puct" => {
-                let c: f64 = value(&flag, args.next())?;
-                if !(0.0..=1000.0).contains(&c) {
-                    return Err(format!("--c-puct must be in 0..=1000, not {c}"));
-                }
-                options.settings.c_puct = c;
+                options.settings.c_puct = cli::number(&flag, args.next(), 0.0..=1000.0)?;
             }
-            "--seed" => options.seed = value(&flag, args.next())?,
+            "--seed" => options.seed = cli::number(&flag, args.next(), ..)?,
             "--komi" => {
-                let k: f64 = value(&flag, args.next())?;
-                if !(k.is_finite() && k.abs() <= 400.0) {
-                    return Err(format!("--komi must be in -400..=400, not {k}"));
-                }
-                options.komi = k;
+                options.komi = cli::number(&flag, args.next(), -400.0..=400.0)?;
             }
             "--selfplay" => options.selfplay = true,
             "--seed-compatible" => options.seed_compatible = true,
@@ -328,7 +311,7 @@ fn run_othello(options: &Options) -> Result<String, String> {
     };
     match (options.evaluator, &options.weights) {
         (Eval::Net, Some(path)) => {
-            let net = tools::cli::load_weights(path, "othello", Some(board.size()))?;
+            let net = cli::load_weights(path, "othello", Some(board.size()))?;
             play(&board, options, &mut Inference::new(&net))
         }
         (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
@@ -392,7 +375,7 @@ fn run() -> Result<String, String> {
             }
             match (options.evaluator, &options.weights) {
                 (Eval::Net, Some(path)) => {
-                    let net = tools::cli::load_weights(path, "go", Some(n))?;
+                    let net = cli::load_weights(path, "go", Some(n))?;
                     play(&game, &options, &mut Inference::new(&net))
                 }
                 (Eval::Net, None) => play(&game, &options, &mut Network::seed()),

@@ -112,19 +112,19 @@ fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--out" => out = Some(cli::value::<String>(&flag, args.next(), |_| true)?),
-            "--count" => count = cli::value(&flag, args.next(), |&n| (1..=1_000_000).contains(&n))?,
-            "--seed" => seed = cli::value(&flag, args.next(), |_| true)?,
+            "--out" => out = Some(cli::text(&flag, args.next())?),
+            "--count" => count = cli::number(&flag, args.next(), 1..=1_000_000)?,
+            "--seed" => seed = cli::number(&flag, args.next(), ..)?,
             "--empties" => (low, high) = cli::range(&flag, args.next(), 32)?,
             "--eval" => {
-                let path: String = cli::value(&flag, args.next(), |_| true)?;
+                let path = cli::text(&flag, args.next())?;
                 eval = Some(Arc::new(Scorer::new(Arc::new(cli::load_patterns(
                     "--eval", &path,
                 )?))));
             }
-            "--outcomes-from" => outcomes_from = cli::value(&flag, args.next(), |&e| e <= 32)?,
+            "--outcomes-from" => outcomes_from = cli::number(&flag, args.next(), ..=32)?,
             "--append" => append = true,
-            "--threads" => threads = cli::value(&flag, args.next(), |&t| (1..=64).contains(&t))?,
+            "--threads" => threads = cli::number(&flag, args.next(), 1..=64)?,
             other => return Err(format!("unknown option {other:?} (see --help)")),
         }
     }

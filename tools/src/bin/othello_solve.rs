@@ -19,6 +19,7 @@ use games::endgame::{Limit, Solver, TableError, SELECTIVE_PASSES};
 use games::othello::Move;
 use games::Color;
 use std::io::Read;
+use std::ops::Bound::{Excluded, Included};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -83,29 +84,14 @@ fn run() -> Result<(), String> {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--hash-bits" => {
-                let value = value("--hash-bits")?;
-                bits = value
-                    .parse()
-                    .ok()
-                    .filter(|b| (10..=30).contains(b))
-                    .ok_or_else(|| format!("--hash-bits must be in 10..=30, not {value:?}"))?;
+                bits = tools::cli::number(&arg, Some(value(&arg)?), 10..=30)?;
             }
             "--max-nodes" => {
-                let value = value("--max-nodes")?;
-                let nodes = value.parse().ok().filter(|&n: &u64| n > 0).ok_or_else(|| {
-                    format!("--max-nodes must be a whole number above 0, not {value:?}")
-                })?;
-                limit.nodes = Some(nodes);
+                limit.nodes = Some(tools::cli::number(&arg, Some(value(&arg)?), 1..)?);
             }
             "--max-seconds" => {
-                let value = value("--max-seconds")?;
-                let seconds = value
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 1e9)
-                    .ok_or_else(|| {
-                        format!("--max-seconds must be a number of seconds above 0, not {value:?}")
-                    })?;
+                let range = (Excluded(0.0), Included(1e9));
+                let seconds = tools::cli::number(&arg, Some(value(&arg)?), range)?;
                 limit.time = Some(Duration::from_secs_f64(seconds));
             }
             "--eval" => {
