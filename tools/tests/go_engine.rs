@@ -307,6 +307,8 @@ fn the_match_runner_refuses_bad_options_before_starting_an_engine() {
         --a false --b false --time 1.5,10,5 => --time is MAIN,BYO,STONES, three whole numbers, not "1.5,10,5"
         --a false --b false --timeout 0 => --timeout must be a number above 0 and at most 86400, not "0"
         --a false --b false --sgf => --sgf needs a value
+        --a false --b => --b needs a value
+        --a false --b false --referee => --referee needs a value
         --a false --b false --fly => unknown option "--fly"
     "#;
     for (args, says) in testkit::refusals(table, &[]) {

@@ -59,27 +59,25 @@ fn parse() -> Result<Options, String> {
     let mut sgf = PathBuf::from("target/match");
     let mut timeout = ANSWER_LIMIT;
     while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
-            "--a" => a = Some(value()?),
-            "--b" => b = Some(value()?),
-            "--referee" => referee = Some(value()?),
-            "--sgf" => sgf = PathBuf::from(value()?),
+            "--a" => a = Some(cli::text(&flag, args.next())?),
+            "--b" => b = Some(cli::text(&flag, args.next())?),
+            "--referee" => referee = Some(cli::text(&flag, args.next())?),
+            "--sgf" => sgf = PathBuf::from(cli::text(&flag, args.next())?),
             "--timeout" => {
-                let s: f64 =
-                    cli::number(&flag, Some(value()?), (Excluded(0.0), Included(86_400.0)))?;
+                let s: f64 = cli::number(&flag, args.next(), (Excluded(0.0), Included(86_400.0)))?;
                 timeout = Duration::from_secs_f64(s);
             }
-            "--games" => games = cli::number(&flag, Some(value()?), 1..=10_000)?,
-            "--size" => size = cli::number(&flag, Some(value()?), 2..=19)?,
+            "--games" => games = cli::number(&flag, args.next(), 1..=10_000)?,
+            "--size" => size = cli::number(&flag, args.next(), 2..=19)?,
             "--komi" => {
-                komi = cli::number(&flag, Some(value()?), -1000.0..=1000.0)?;
+                komi = cli::number(&flag, args.next(), -1000.0..=1000.0)?;
             }
             "--max-moves" => {
-                max_moves = Some(cli::number(&flag, Some(value()?), 1..)?);
+                max_moves = Some(cli::number(&flag, args.next(), 1..)?);
             }
             "--time" => {
-                let text = value()?;
+                let text = cli::text(&flag, args.next())?;
                 let whole: Option<Vec<u32>> = text.split(',').map(|n| n.parse().ok()).collect();
                 let Some([main, byo, stones]) = whole.as_deref() else {
                     return Err(format!(

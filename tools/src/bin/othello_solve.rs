@@ -81,23 +81,22 @@ fn run() -> Result<(), String> {
     let mut outcome_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--hash-bits" => {
-                bits = tools::cli::number(&arg, Some(value(&arg)?), 10..=30)?;
+                bits = tools::cli::number(&arg, args.next(), 10..=30)?;
             }
             "--max-nodes" => {
-                limit.nodes = Some(tools::cli::number(&arg, Some(value(&arg)?), 1..)?);
+                limit.nodes = Some(tools::cli::number(&arg, args.next(), 1..)?);
             }
             "--max-seconds" => {
                 let range = (Excluded(0.0), Included(1e9));
-                let seconds = tools::cli::number(&arg, Some(value(&arg)?), range)?;
+                let seconds = tools::cli::number(&arg, args.next(), range)?;
                 limit.time = Some(Duration::from_secs_f64(seconds));
             }
             "--eval" => {
                 eval = Some(Arc::new(tools::cli::load_patterns(
                     "--eval",
-                    &value("--eval")?,
+                    &tools::cli::text(&arg, args.next())?,
                 )?));
             }
             "--outcome" => outcome_only = true,
