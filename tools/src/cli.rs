@@ -93,21 +93,21 @@ pub fn number<T: Number>(
 /// The words for a range: ` from 1 to 64`, ` above 0 and at most 10`, ` at least 1`, or
 /// nothing for no bounds.
 fn within<T: Display>(low: Bound<&T>, high: Bound<&T>) -> String {
-    let low = match low {
-        Bound::Included(a) => Some(("at least", a)),
-        Bound::Excluded(a) => Some(("above", a)),
-        Bound::Unbounded => None,
-    };
-    let high = match high {
-        Bound::Included(b) => Some(("at most", b)),
-        Bound::Excluded(b) => Some(("below", b)),
+    let word = |bound: Bound<&T>, inclusive: &str, exclusive: &str| match bound {
+        Bound::Included(x) => Some(format!("{inclusive} {x}")),
+        Bound::Excluded(x) => Some(format!("{exclusive} {x}")),
         Bound::Unbounded => None,
     };
     match (low, high) {
-        (Some(("at least", a)), Some(("at most", b))) => format!(" from {a} to {b}"),
-        (Some((l, a)), Some((h, b))) => format!(" {l} {a} and {h} {b}"),
-        (Some((w, x)), None) | (None, Some((w, x))) => format!(" {w} {x}"),
-        (None, None) => String::new(),
+        (Bound::Included(a), Bound::Included(b)) => format!(" from {a} to {b}"),
+        _ => match (
+            word(low, "at least", "above"),
+            word(high, "at most", "below"),
+        ) {
+            (Some(l), Some(h)) => format!(" {l} and {h}"),
+            (Some(w), None) | (None, Some(w)) => format!(" {w}"),
+            (None, None) => String::new(),
+        },
     }
 }
 
