@@ -209,6 +209,22 @@ pub fn load_weights(path: &str, game: &str, size: Option<usize>) -> Result<games
         .map_err(|e| format!("weights {path}: {e}"))
 }
 
+/// The file at `path` as text, for the tools that read positions, data or logs.
+///
+/// # Errors
+///
+/// One line, `PATH: ...`: why it could not be read, or the line of its first byte that is
+/// not UTF-8 text.
+pub fn read_text(path: impl AsRef<std::path::Path>) -> Result<String, String> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+        format!("{}: line {line}: not UTF-8 text", path.display())
+    })
+}
+
 /// The endgame solver's pattern evaluation in the file at `path`, as the `--eval` option of
 /// `othello_solve` and `endgame_fit probcut` reads it.
 ///
@@ -341,6 +357,34 @@ mod tests {
         assert_eq!(
             number::<u32>("--n", None, ..),
             Err("--n needs a value".to_string())
+        );
+    }
+
+    #[test]
+    fn a_text_file_names_the_line_of_its_first_byte_that_is_not_text() {
+        let dir = testkit::scratch("cli-read-text");
+        let cases: [(&str, &[u8], &str); 4] = [
+            ("good", b"6\n......\n", "ok"),
+            (
+                "third",
+                b"6\nBW....\n\xff\xfe\n",
+                "third: line 3: not UTF-8 text",
+            ),
+            ("first", b"\xc3", "first: line 1: not UTF-8 text"),
+            ("torn", b"a\nb\nc\xe2\x82", "torn: line 3: not UTF-8 text"),
+        ];
+        for (name, bytes, says) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            match read_text(&path) {
+                Ok(text) => assert_eq!((says, text.as_bytes()), ("ok", bytes), "{name}"),
+                Err(e) => assert_eq!(e, format!("{}/{says}", dir.display()), "{name}"),
+            }
+        }
+        let missing = read_text(dir.join("missing")).unwrap_err();
+        assert!(
+            missing.starts_with(&format!("{}/missing: ", dir.display())),
+            "{missing}"
         );
     }
 }

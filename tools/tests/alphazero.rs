@@ -1233,6 +1233,12 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
     .unwrap();
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "# nothing\n").unwrap();
+    // Bytes that are not text on a file's second line; and a run whose log is such bytes.
+    let torn = dir.join("torn.txt");
+    std::fs::write(&torn, b"# header\n\xff\xfe\n").unwrap();
+    let torn_run = dir.join("torn-run");
+    std::fs::create_dir_all(&torn_run).unwrap();
+    std::fs::write(torn_run.join("log.csv"), b"generation,games\n1,\xc3\n").unwrap();
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, b"\x00\x01garbage").unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
@@ -1256,6 +1262,8 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         ("GARBAGE", garbage.to_str().unwrap()),
         ("GOOD", good.to_str().unwrap()),
         ("DIR", dir.to_str().unwrap()),
+        ("TORN", torn.to_str().unwrap()),
+        ("RUN", torn_run.to_str().unwrap()),
     ];
     // One case a line: the tool, its arguments, then what its one-line error must say.
     let table = "
@@ -1266,6 +1274,8 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions /no/such/file => /no/such/file
         az_eval --positions BAD => line 2
         az_eval --positions EMPTY => no positions
+        az_eval --positions TORN => torn.txt: line 2: not UTF-8 text
+        az_eval --positions GOOD --curve RUN => log.csv: line 2: not UTF-8 text
         az_eval --positions GOOD --weights GARBAGE => weights
         az_eval --positions GOOD --players policy => needs --weights
         az_eval --positions GOOD --players oracle => unknown player
@@ -1274,6 +1284,8 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions GOOD --curve DIR => log.csv
         az_plot --dir DIR --out DIR => log.csv
         az_plot --out DIR => --dir is required
+        az_plot --dir RUN --out DIR => log.csv: line 2: not UTF-8 text
+        othello_positions --out TORN --append --count 1 => torn.txt: line 2: not UTF-8 text
         othello_positions --out DIR --empties 30..10 => --empties
         othello_positions --count 5 => --out FILE is required
         othello_positions --out DIR --eval GOOD => --eval

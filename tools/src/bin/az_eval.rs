@@ -622,8 +622,7 @@ fn main() -> ExitCode {
 
 fn evaluate() -> Result<String, String> {
     let run = parse()?;
-    let text =
-        std::fs::read_to_string(&run.positions).map_err(|e| format!("{}: {e}", run.positions))?;
+    let text = cli::read_text(&run.positions)?;
     let positions = read_othello_positions(&text).map_err(|e| format!("{}: {e}", run.positions))?;
     if positions.is_empty() {
         return Err(format!("{}: no positions", run.positions));
@@ -826,8 +825,7 @@ fn evaluate() -> Result<String, String> {
 fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, String> {
     let dir = std::path::Path::new(dir);
     let log_path = dir.join("log.csv");
-    let log =
-        std::fs::read_to_string(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let log = cli::read_text(&log_path)?;
     // generation -> (games, seconds): columns 0, 1 and 3 of az_train's log.
     let mut by_generation = std::collections::HashMap::new();
     for line in log.lines().skip(1) {

@@ -28,7 +28,7 @@ struct Table {
 
 impl Table {
     fn read(path: &Path) -> Result<Table, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = cli::read_text(path)?;
         let mut lines = text.lines();
         let header: Vec<String> = lines
             .next()

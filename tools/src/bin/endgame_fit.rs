@@ -214,8 +214,7 @@ struct Labelled {
 
 /// The positions of a data file, all for a board of `size` (the first line sets it).
 fn read_data(path: &str, size: &mut Option<usize>) -> Result<Vec<Labelled>, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let text = String::from_utf8(text).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    let text = cli::read_text(path)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -146,7 +146,7 @@ fn run() -> Result<(), String> {
         );
     }
     let (mut lines, mut seen) = if append {
-        let text = std::fs::read_to_string(&out).map_err(|e| format!("{out}: {e}"))?;
+        let text = cli::read_text(&out)?;
         let old = read_othello_positions(&text).map_err(|e| format!("{out}: {e}"))?;
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
         // The header's comment lines stay first; this command's line follows them.
