@@ -1006,6 +1006,63 @@ fn benchmark() -> Vec<tools::alphazero::exact::Judged<games::othello::Board>> {
 }
 
 #[test]
+fn the_solvers_line_is_one_perfect_game_white_winning_by_4() {
+    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    use games::Color;
+    // `othello_positions --line`: the positions of the exact solver's game against itself.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-line.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = tools::alphazero::exact::read_othello_positions(&text).unwrap();
+    assert!(line.len() >= 20, "{} positions", line.len());
+    // Plays `mv`, then every forced move (one legal move: a pass or the only square).
+    let then_forced = |board: &games::othello::Board, mv| {
+        let mut b = board.after(mv).unwrap();
+        while !b.is_game_over() && b.legal_moves().len() == 1 {
+            b = b.after(b.legal_moves()[0]).unwrap();
+        }
+        b
+    };
+    assert_eq!(line[0].position, games::othello::Board::new(6).unwrap());
+    for (i, j) in line.iter().enumerate() {
+        // 6x6 Othello: White wins 20-16 with perfect play (the reference's solved fact),
+        // so on a perfect line the side to move's best is +4 for White, -4 for Black.
+        let want = match j.position.side_to_move() {
+            Color::White => 4,
+            Color::Black => -4,
+        };
+        assert_eq!(j.best(), want, "position {i}: {}", j.position);
+        assert!(!j.outcomes_only && j.values.len() >= 2);
+        // One of the best moves, and the forced moves after it, lead to the next position;
+        // after the last, to the end of the game with White 4 discs ahead.
+        let best: Vec<_> = j.values.iter().filter(|v| v.1 == want).collect();
+        let next = best.iter().map(|&&(mv, _)| then_forced(&j.position, mv));
+        match line.get(i + 1) {
+            Some(k) => assert!(
+                next.into_iter().any(|b| b == k.position),
+                "position {i} does not lead to the next"
+            ),
+            None => assert!(next.into_iter().all(|b| b.is_game_over()
+                && tools::alphazero::exact::final_margin_for(&b, Color::White) == 4)),
+        }
+    }
+    // The endgame solver made the values; alpha-beta over the Game trait checks the late ones.
+    let mut checked = 0;
+    for j in line.iter().filter(|j| j.position.empties().count() <= 11) {
+        for &(mv, value) in &j.values {
+            let child = j.position.after(mv).unwrap();
+            assert_eq!(
+                -alpha_beta(&child, FULL_WINDOW).value,
+                value,
+                "{}",
+                j.position
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} move values checked");
+}
+
+#[test]
 fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() {
     use games::search::{alpha_beta, Game, FULL_WINDOW};
     let positions = benchmark();
@@ -1288,6 +1345,8 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         othello_positions --out TORN --append --count 1 => torn.txt: line 2: not UTF-8 text
         othello_positions --out DIR --empties 30..10 => --empties
         othello_positions --count 5 => --out FILE is required
+        othello_positions --out DIR --line --count 5 => --count is for varied play, not --line
+        othello_positions --out DIR --append --line => --append is for varied play, not --line
         othello_positions --out DIR --eval GOOD => --eval
     ";
     for (words, says) in testkit::refusals(table, &names) {
@@ -1511,7 +1570,7 @@ fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
 }
 
 #[test]
-fn az_eval_explains_every_mistake_of_the_search_it_counts() {
+fn az_eval_explains_every_mistake_and_slip_of_the_search_it_counts() {
     // 200 benchmark positions: each mistake is half a percent of the table's figure.
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
@@ -1522,6 +1581,7 @@ fn az_eval_explains_every_mistake_of_the_search_it_counts() {
         .filter(|l| !l.starts_with('#'))
         .take(200)
         .collect();
+    // Every mistake and slip printed (far more than there are), to add up their discs.
     let (out, _) = az_eval_on(
         "az_eval_explain",
         &lines,
@@ -1531,7 +1591,7 @@ fn az_eval_explains_every_mistake_of_the_search_it_counts() {
             "--simulations",
             "20",
             "--explain",
-            "2",
+            "1000",
         ],
     );
     let report = String::from_utf8(out.stdout).unwrap();
@@ -1574,13 +1634,36 @@ fn az_eval_explains_every_mistake_of_the_search_it_counts() {
         total,
         "{why}"
     );
-    // The first two, each with the move played in bold and worse than the best. A line is
-    // "- E empties: m (P p, N n, Q q, exact v) **m (…)** m (…)": split at ")", each part
-    // is one move, played when its name (the last word before " (") starts with "**".
+    let kept = report
+        .lines()
+        .find(|l| l.starts_with("Where it kept the outcome"))
+        .unwrap();
+    let in_kept = |after: &str| -> u32 {
+        let rest = &kept[kept.find(after).unwrap() + after.len()..];
+        rest.trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let slips = in_kept("discs away (");
+    assert_eq!(
+        in_kept("fewer visits") + in_kept("misled the search)") + in_kept("was visited"),
+        slips,
+        "{kept}"
+    );
+    // Each printed root: "- E empties, S to move, KIND (D discs): m (P p, N n, Q q, exact
+    // v) **m (…)** m (…)". Split at ")", each part with "exact " is one move, played when its
+    // name (the last word before " (") starts with "**". A mistake worsens the outcome, a
+    // slip keeps it; either way D is the best value minus the played one.
     let examples: Vec<&str> = report.lines().filter(|l| l.starts_with("- ")).collect();
-    assert_eq!(examples.len(), 2, "{report}");
+    assert_eq!(examples.len() as u32, total + slips, "{report}");
+    assert!(slips >= 1, "a sample without slips tests nothing: {report}");
+    let mut discs = 0;
     for line in examples {
-        let moves: Vec<(bool, i32)> = line
+        let (head, rest) = line.split_once(": ").unwrap();
+        let moves: Vec<(bool, i32)> = rest
             .split(')')
             .filter(|part| part.contains("exact "))
             .map(|part| {
@@ -1592,6 +1675,32 @@ fn az_eval_explains_every_mistake_of_the_search_it_counts() {
         let played: Vec<i32> = moves.iter().filter(|m| m.0).map(|m| m.1).collect();
         assert_eq!(played.len(), 1, "{line}");
         let best = moves.iter().map(|m| m.1).max().unwrap();
-        assert!(played[0].signum() < best.signum(), "{line}");
+        if head.contains("mistake") {
+            assert!(played[0].signum() < best.signum(), "{line}");
+        } else {
+            assert!(head.contains("slip"), "{line}");
+            assert!(
+                played[0].signum() == best.signum() && played[0] < best,
+                "{line}"
+            );
+        }
+        let said: i32 = head
+            .rsplit('(')
+            .next()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(said, best - played[0], "{line}");
+        discs += said;
     }
+    // Together they give away what the table's mean disc loss says (200 positions with
+    // margins, the mean printed to two decimals).
+    let mean: f64 = row.split('|').nth(7).unwrap().trim().parse().unwrap();
+    assert!(
+        (f64::from(discs) / 200.0 - mean).abs() <= 0.005 + 1e-9,
+        "{discs} discs against a mean of {mean}: {report}"
+    );
 }

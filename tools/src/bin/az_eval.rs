@@ -60,10 +60,12 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       expects at the search's root, S in discs (default 2); W in 0..1
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
-                      mistake, tell why: did a right move look better (higher Q) but get
-                      fewer visits, or did every right move it visited look no better (a
-                      value error), or none visited; print the root of the first N such
-                      positions (each move's prior, visits, Q and exact value)
+                      mistake or a slip (the outcome kept, discs given away), tell why: did
+                      a right move look better (higher Q) but get fewer visits, or did every
+                      right move it visited look no better (a value error), or none visited;
+                      print the root of the first N such positions (each move's prior,
+                      visits, Q and exact value). On othello_positions --line's file this
+                      names every point of the solver's game where the agent would lose discs
   --curve DIR         instead: measure every checkpoint DIR/weights-gNNNN.net of a run
                       (az_train --snapshot-every) with --players (default policy,net100)
                       and write DIR/strength.csv for az_plot: generation, games, seconds
@@ -337,14 +339,30 @@ fn percent(part: u32, whole: u32) -> String {
     }
 }
 
+/// How a search's wrong move went wrong: a right move had the higher Q but fewer visits
+/// (`lagged`), every right move it visited looked no better (the value `misled` it), or no
+/// right move was visited (`unseen`).
+#[derive(Default)]
+struct Why {
+    lagged: u32,
+    misled: u32,
+    unseen: u32,
+}
+
+impl Why {
+    fn total(&self) -> u32 {
+        self.lagged + self.misled + self.unseen
+    }
+}
+
 /// Why the trained network + MCTS erred, position by position (`--explain`): the root's
-/// children after the search, against the exact values.
+/// children after the search, against the exact values. A mistake worsens the outcome; a
+/// slip keeps it but gives discs away (a win by 2 where 4 was there), which only positions
+/// with margins can show.
 fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, shown: usize) {
     let settings = run.search.with(run.simulations);
     let mut inference = run.search.inference(Views::Plain, net, run.seed);
-    // Mistakes where a right move had the higher Q (the visits lagged), where every
-    // visited right move looked no better (the value misled the search), where none was visited.
-    let (mut lagged, mut misled, mut unseen) = (0u32, 0u32, 0u32);
+    let (mut mistakes, mut slips) = (Why::default(), Why::default());
     let mut examples = String::new();
     let started = Instant::now();
     for (i, judged) in positions.iter().enumerate() {
@@ -362,9 +380,20 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
         }
         let tree = Tree::search(b, settings, &mut inference);
         let chosen = tree.best_move().expect("a move");
-        if !judged.is_mistake(chosen) {
+        let mistake = judged.is_mistake(chosen);
+        // None where the values are outcomes only.
+        let lost = judged.disc_loss(chosen);
+        if !mistake && lost.unwrap_or(0) == 0 {
             continue;
         }
+        // A right move: for a mistake one with the best outcome, for a slip the best margin.
+        let right = |mv: Move| {
+            if mistake {
+                !judged.is_mistake(mv)
+            } else {
+                judged.disc_loss(mv) == Some(0)
+            }
+        };
         // Q for the player choosing at the root: minus the child's own mean value.
         let q = |mv: Move| {
             tree.children()
@@ -375,17 +404,31 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
         let right: Vec<_> = tree
             .children()
             .iter()
-            .filter(|c| c.mv.is_some_and(|m| !judged.is_mistake(m)))
+            .filter(|c| c.mv.is_some_and(right))
             .collect();
+        let why = if mistake { &mut mistakes } else { &mut slips };
         if right.iter().all(|c| c.visits == 0) {
-            unseen += 1;
+            why.unseen += 1;
         } else if right.iter().any(|c| c.visits > 0 && -c.q() > q(chosen)) {
-            lagged += 1;
+            why.lagged += 1;
         } else {
-            misled += 1;
+            why.misled += 1;
         }
-        if ((lagged + misled + unseen) as usize) <= shown {
-            let _ = write!(examples, "- {} empties:", b.empties().count());
+        if ((mistakes.total() + slips.total()) as usize) <= shown {
+            let side = match b.side_to_move() {
+                Color::Black => "Black",
+                Color::White => "White",
+            };
+            let kind = if mistake { "mistake" } else { "slip" };
+            let _ = write!(
+                examples,
+                "- {} empties, {side} to move, {kind}",
+                b.empties().count()
+            );
+            if let Some(lost) = lost {
+                let _ = write!(examples, " ({lost} discs)");
+            }
+            examples.push(':');
             for c in tree.children() {
                 let mv = c.mv.expect("a child has a move");
                 let exact = judged
@@ -414,13 +457,25 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
             examples.push('\n');
         }
     }
+    let tell = |why: &Why, better: &str| {
+        format!(
+            "a {better} move had the higher Q but fewer visits {}; every {better} move visited \
+             looked no better (the value misled the search) {}; no {better} move was visited {}",
+            why.lagged, why.misled, why.unseen
+        )
+    };
     let _ = writeln!(
         out,
-        "\nWhy net + MCTS {} erred ({} mistakes): a right move had the higher Q but fewer \
-         visits {lagged}; every right move visited looked no better (the value misled the \
-         search) {misled}; no right move was visited {unseen}.\n",
+        "\nWhy net + MCTS {} erred ({} mistakes): {}.",
         run.simulations,
-        lagged + misled + unseen
+        mistakes.total(),
+        tell(&mistakes, "right")
+    );
+    let _ = writeln!(
+        out,
+        "Where it kept the outcome but gave discs away ({} slips): {}.\n",
+        slips.total(),
+        tell(&slips, "better")
     );
     out.push_str(&examples);
 }

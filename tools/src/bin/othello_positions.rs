@@ -21,6 +21,7 @@ margin of every legal move (the endgame solver), for measuring players against p
 
 usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH] [--eval FILE]
                          [--outcomes-from E] [--append] [--threads N]
+       othello_positions --out FILE --line [--eval FILE] [--threads N]
 
   --out FILE          where to write them (written whole at the end, through a rename)
   --count N           positions (default 2000), spread evenly over the empties range
@@ -35,6 +36,13 @@ usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH]
   --append            keep FILE's positions and add these after them (the header gains
                       this command's line; a position already there is not drawn again)
   --threads N         solve on N threads (default 1; the file is the same for any N)
+  --line              instead of varied play, the exact solver's game against itself from
+                      the start: each side plays the first move of the solver's principal
+                      variation (as the solver of az_eval --versus-solver does), and every
+                      position of it with two or more legal moves is kept. An agent that
+                      plays a best move at each of its side's positions there keeps the
+                      exact result against the solver (White +4 on 6x6): az_eval on this
+                      file tells, position by position, where an agent would lose discs.
 
 Each game is played from the start by two players drawn at random: uniformly random,
 greedy (most discs flipped), or random with probability 1/2 and greedy otherwise; a game
@@ -96,6 +104,127 @@ fn judge(solver: &mut Solver, board: &Board, outcomes_only: bool) -> (Vec<(Move,
 /// Draws of a level without a new position after which it is taken to have no more.
 const MAX_DRAWS: usize = 20_000;
 
+/// How varied play draws the positions: how many, from which seed, at which empties, and
+/// from how many empties on only outcomes.
+struct Drawing {
+    count: usize,
+    seed: u64,
+    low: u32,
+    high: u32,
+    outcomes_from: u32,
+}
+
+impl Drawing {
+    /// The file's header lines (with `append`, the lines of `out` as they are, this command's
+    /// line added to the header) and the new positions, not yet solved.
+    fn positions(&self, out: &str, append: bool) -> Result<(Vec<String>, Vec<Board>), String> {
+        let Drawing {
+            count,
+            seed,
+            low,
+            high,
+            outcomes_from,
+        } = *self;
+        let mut command =
+            format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}");
+        let some_outcomes = outcomes_from <= high;
+        if some_outcomes {
+            let _ = write!(command, " --outcomes-from {outcomes_from}");
+        }
+        if append {
+            command.push_str(" --append");
+        }
+        if some_outcomes {
+            let _ = write!(
+                command,
+                " (at {} or more empties, each move's outcome only: win, draw or loss)",
+                outcomes_from.max(low)
+            );
+        }
+        let (lines, mut seen) = if append {
+            let text = cli::read_text(out)?;
+            let old = read_othello_positions(&text).map_err(|e| format!("{out}: {e}"))?;
+            let mut lines: Vec<String> = text.lines().map(String::from).collect();
+            // The header's comment lines stay first; this command's line follows them.
+            let at = lines.iter().take_while(|l| l.starts_with('#')).count();
+            lines.insert(at, command);
+            (lines, old.into_iter().map(|j| j.position).collect())
+        } else {
+            (
+                vec![
+                    command,
+                    "# 6x6 positions from varied play; every legal move with its exact final disc margin (or with --outcomes-from, its outcome) for the side to move, best first".to_string(),
+                ],
+                HashSet::new(),
+            )
+        };
+        // Draw every position first, one random stream, so that the file does not depend on
+        // how the solving is shared out.
+        let mut rng = Rng::new(seed);
+        let levels = high - low + 1;
+        let mut exhausted = HashSet::new();
+        let mut boards: Vec<Board> = Vec::with_capacity(count);
+        for i in 0..count {
+            // Position i goes to level i mod levels: an even spread over the empties.
+            let empties = low + (i as u32 % levels);
+            if exhausted.contains(&empties) {
+                continue;
+            }
+            // Near the start few positions exist (12 at 30 empties, two plies in): a level
+            // that gives nothing new in many draws has given all it has.
+            let fresh = (0..MAX_DRAWS)
+                .find_map(|_| varied_position(6, empties, &mut rng).filter(|b| seen.insert(*b)));
+            match fresh {
+                Some(b) => boards.push(b),
+                None => {
+                    exhausted.insert(empties);
+                    let found = boards
+                        .iter()
+                        .filter(|b| b.empties().count() == empties)
+                        .count();
+                    eprintln!(
+                        "othello_positions: no new position at {empties} empties in {MAX_DRAWS} draws; that level keeps {found}"
+                    );
+                }
+            }
+        }
+        Ok((lines, boards))
+    }
+}
+
+/// The exact solver's game against itself from the 6×6 start, each side playing the first
+/// move of the solver's principal variation, as `az_eval --versus-solver`'s solver does:
+/// the header lines and every position of the game with two or more legal moves.
+fn solvers_game(eval: Option<&Arc<Scorer>>) -> (Vec<String>, Vec<Board>) {
+    let mut solver = Solver::new(22);
+    if let Some(eval) = eval {
+        solver = solver.with_scorer(Arc::clone(eval));
+    }
+    let clock = std::time::Instant::now();
+    let mut board = Board::new(6).expect("6x6");
+    let mut boards = Vec::new();
+    while !board.is_game_over() {
+        let solution = solver.solve(&board);
+        eprintln!(
+            "othello_positions: the solver's game: {} empties, {:+} for the side to move, {:.0} s",
+            board.empties().count(),
+            solution.score,
+            clock.elapsed().as_secs_f64()
+        );
+        if board.legal_moves().len() >= 2 {
+            boards.push(board);
+        }
+        board = board
+            .after(solution.pv[0])
+            .expect("the solver's move is legal");
+    }
+    let lines = vec![
+        "# othello_positions --line".to_string(),
+        "# the exact solver's game against itself from the 6x6 start (each side the first move of the solver's principal variation), every position with two or more legal moves; every legal move with its exact final disc margin for the side to move, best first".to_string(),
+    ];
+    (lines, boards)
+}
+
 fn main() -> ExitCode {
     cli::main("othello_positions", USAGE, run)
 }
@@ -109,10 +238,25 @@ fn run() -> Result<(), String> {
     let mut outcomes_from = u32::MAX;
     let mut append = false;
     let mut threads = 1usize;
+    let mut solver_line = false;
+    // Options of varied play, refused with --line.
+    let mut drawing = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
+        if [
+            "--count",
+            "--seed",
+            "--empties",
+            "--outcomes-from",
+            "--append",
+        ]
+        .contains(&&*flag)
+        {
+            drawing.push(flag.clone());
+        }
         match flag.as_str() {
             "--out" => out = Some(cli::text(&flag, args.next())?),
+            "--line" => solver_line = true,
             "--count" => count = cli::number(&flag, args.next(), 1..=1_000_000)?,
             "--seed" => seed = cli::number(&flag, args.next(), ..)?,
             "--empties" => (low, high) = cli::range(&flag, args.next(), 32)?,
@@ -129,69 +273,21 @@ fn run() -> Result<(), String> {
         }
     }
     let out = out.ok_or("--out FILE is required")?;
-    let mut command =
-        format!("# othello_positions --count {count} --seed {seed} --empties {low}..{high}");
-    let some_outcomes = outcomes_from <= high;
-    if some_outcomes {
-        let _ = write!(command, " --outcomes-from {outcomes_from}");
-    }
-    if append {
-        command.push_str(" --append");
-    }
-    if some_outcomes {
-        let _ = write!(
-            command,
-            " (at {} or more empties, each move's outcome only: win, draw or loss)",
-            outcomes_from.max(low)
-        );
-    }
-    let (mut lines, mut seen) = if append {
-        let text = cli::read_text(&out)?;
-        let old = read_othello_positions(&text).map_err(|e| format!("{out}: {e}"))?;
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        // The header's comment lines stay first; this command's line follows them.
-        let at = lines.iter().take_while(|l| l.starts_with('#')).count();
-        lines.insert(at, command);
-        (lines, old.into_iter().map(|j| j.position).collect())
+    let (mut lines, boards) = if solver_line {
+        if let Some(flag) = drawing.first() {
+            return Err(format!("{flag} is for varied play, not --line"));
+        }
+        solvers_game(eval.as_ref())
     } else {
-        (
-            vec![
-                command,
-                "# 6x6 positions from varied play; every legal move with its exact final disc margin (or with --outcomes-from, its outcome) for the side to move, best first".to_string(),
-            ],
-            HashSet::new(),
-        )
+        let drawn = Drawing {
+            count,
+            seed,
+            low,
+            high,
+            outcomes_from,
+        };
+        drawn.positions(&out, append)?
     };
-    // Draw every position first, one random stream, so that the file does not depend on
-    // how the solving is shared out.
-    let mut rng = Rng::new(seed);
-    let levels = high - low + 1;
-    let mut exhausted = HashSet::new();
-    let mut boards: Vec<Board> = Vec::with_capacity(count);
-    for i in 0..count {
-        // Position i goes to level i mod levels: an even spread over the empties.
-        let empties = low + (i as u32 % levels);
-        if exhausted.contains(&empties) {
-            continue;
-        }
-        // Near the start few positions exist (12 at 30 empties, two plies in): a level
-        // that gives nothing new in many draws has given all it has.
-        let fresh = (0..MAX_DRAWS)
-            .find_map(|_| varied_position(6, empties, &mut rng).filter(|b| seen.insert(*b)));
-        match fresh {
-            Some(b) => boards.push(b),
-            None => {
-                exhausted.insert(empties);
-                let found = boards
-                    .iter()
-                    .filter(|b| b.empties().count() == empties)
-                    .count();
-                eprintln!(
-                    "othello_positions: no new position at {empties} empties in {MAX_DRAWS} draws; that level keeps {found}"
-                );
-            }
-        }
-    }
     let count = boards.len();
     let next = AtomicUsize::new(0);
     let nodes = AtomicU64::new(0);
