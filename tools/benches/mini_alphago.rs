@@ -31,6 +31,7 @@ fn main() {
         c_puct: 2.0,
         signs: Signs::Seed,
         first_play: FirstPlay::Zero,
+        proofs: false,
     };
     let mut net = Network::seed();
     let mut ours: Vec<Duration> = (0..20)

@@ -178,6 +178,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         c_puct: config.c_puct,
         signs: Signs::Negamax,
         first_play: FirstPlay::Zero,
+        proofs: false,
     };
     let mut planes = vec![0.0; n * PLANES];
     let mut game = start.clone();

@@ -53,6 +53,11 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       value minus R * sqrt(prior mass already visited) instead of 0 (a
                       draw), as Leela Zero does (R in -2..2; negative is optimistic); the
                       playout players keep 0
+  --proofs            the network players' search keeps proofs in its tree (MCTS-Solver
+                      with score bounds): finished games' margins bound every node by
+                      negamax, a move proven worse than another is not played (a win by 2
+                      where a win by 4 is proven) nor searched again, and a solved root
+                      ends the search; the playout players search without
   --score-utility W[:S]  the trained network's MCTS players (netN, the agent of the
                       whole games, --explain) add KataGo's score utility to every value:
                       W * (2/pi) * atan((margin - centre) / S), the margin the network's
@@ -92,6 +97,7 @@ const fn settings(iterations: u32) -> Settings {
         c_puct: C_PUCT,
         signs: Signs::Negamax,
         first_play: FirstPlay::Zero,
+        proofs: false,
     }
 }
 
@@ -640,6 +646,7 @@ fn parse() -> Result<Run, String> {
                 ];
                 run.views = cli::choice(&flag, args.next(), &views)?;
             }
+            "--proofs" => run.search.settings.proofs = true,
             "--fpu" => {
                 let r = cli::number(&flag, args.next(), -2.0..=2.0)?;
                 run.search.settings.first_play = FirstPlay::Reduced(r);
