@@ -399,3 +399,29 @@ fn with_proofs_the_search_plays_the_biggest_win_of_an_endgame_it_solves() {
         "without proofs the biggest win in {without} of {found}: the test cannot fail"
     );
 }
+
+#[test]
+fn with_proofs_a_proved_win_is_played_though_the_search_stops_visiting_it() {
+    // X wins at 2 at once. With proofs the win is proved at its first visit and never
+    // searched again; by visits the other moves, valued 0 (a draw) by the evaluator, would
+    // look busier. The proved result (+1) is above their values, so the win is played.
+    let board: tictactoe::Board = "XX.\nOO.\n...".parse().unwrap();
+    let settings = Settings {
+        proofs: true,
+        ..negamax(400, 2.0, FirstPlay::Zero)
+    };
+    let tree = Tree::search(&board, settings, &mut Constant(0.0));
+    let win = tree.children().iter().find(|c| c.mv == Some(2)).unwrap();
+    let most = tree.children().iter().map(|c| c.visits).max().unwrap();
+    assert_eq!(
+        win.proved(),
+        Some(-1),
+        "the child's score is for O, who has lost"
+    );
+    assert!(
+        win.visits < most,
+        "the win stopped being visited: {}",
+        win.visits
+    );
+    assert_eq!(tree.best_move(), Some(2));
+}

@@ -98,10 +98,17 @@ pub trait Evaluator<G: Game> {
     fn evaluate(&mut self, game: &G, moves: &[G::Move], priors: &mut Vec<f64>) -> f64;
 
     /// The value of `game` for its side to move if the game is over there (`None` while it
-    /// goes on): by default the sign of its score, +1, 0 or −1. An evaluator whose values
-    /// carry more than the result (a score utility) gives finished games the same.
+    /// goes on): [`Evaluator::exact`] of its score.
     fn terminal(&mut self, game: &G) -> Option<f64> {
-        terminal_value(game)
+        game.score().map(|score| self.exact(game, score))
+    }
+
+    /// The value for its side to move of `game`, whose exact score (final, or proved by
+    /// [`Settings::proofs`]) is `score`: by default the sign, +1, 0 or −1. An evaluator
+    /// whose values carry more than the result (a score utility) adds the same to it.
+    fn exact(&mut self, game: &G, score: i32) -> f64 {
+        let _ = game;
+        f64::from(score.signum())
     }
 
     /// Called by [`Tree::start`] before anything is evaluated: a search is starting from
@@ -362,40 +369,52 @@ impl<G: Game> Tree<G> {
     }
 
     /// The most visited child's move (the first of equals), or `None` if the game is over.
-    /// With [`Settings::proofs`]: a move proven at least as good as every other could be,
-    /// if there is one (the most visited of such); otherwise the most visited of the moves
-    /// not proven worse than another.
+    ///
+    /// With [`Settings::proofs`], first what is proved: a move proved at least as good as
+    /// every other could be, if there is one; never a move proved worse than another. Among
+    /// the rest, the search stops visiting a move once it is proved, so visits cannot
+    /// compare it with the moves still open: the best proved move is played when its
+    /// result (+1 won, 0 drawn, −1 lost) is at least the mean value of the most visited
+    /// open move, and that open move otherwise.
     pub fn best_move(&self) -> Option<G::Move> {
         let children = self.children();
+        let most_visited = |allowed: &dyn Fn(usize) -> bool| {
+            let mut best: Option<&Node<G>> = None;
+            for (i, child) in children.iter().enumerate() {
+                if allowed(i) && best.map_or(true, |b| child.visits > b.visits) {
+                    best = Some(child);
+                }
+            }
+            best
+        };
+        if !self.settings.proofs {
+            return most_visited(&|_| true).and_then(|b| b.mv);
+        }
         // A child's bounds for the player choosing here: minus its own, swapped.
         let low = |c: &Node<G>| -c.bounds.1;
         let high = |c: &Node<G>| -c.bounds.0;
         let floor = children.iter().map(low).max().unwrap_or(-UNKNOWN);
-        let proven_best = |i: usize| {
+        let proved_best = children.iter().enumerate().find(|&(i, c)| {
             children
                 .iter()
                 .enumerate()
-                .all(|(j, d)| j == i || high(d) <= low(&children[i]))
-        };
-        let use_proofs = self.settings.proofs;
-        let any_proven_best = use_proofs && (0..children.len()).any(proven_best);
-        let mut best: Option<&Node<G>> = None;
-        for (i, child) in children.iter().enumerate() {
-            if use_proofs {
-                let allowed = if any_proven_best {
-                    proven_best(i)
-                } else {
-                    high(child) >= floor
-                };
-                if !allowed {
-                    continue;
-                }
-            }
-            if best.map_or(true, |b| child.visits > b.visits) {
-                best = Some(child);
-            }
+                .all(|(j, d)| j == i || high(d) <= low(c))
+        });
+        if let Some((_, c)) = proved_best {
+            return c.mv;
         }
-        best.and_then(|b| b.mv)
+        let open = most_visited(&|i| children[i].proved().is_none() && high(&children[i]) >= floor);
+        let proved = children
+            .iter()
+            .filter(|c| c.proved().is_some() && high(c) >= floor)
+            .max_by_key(|c| low(c));
+        let pick = match (proved, open) {
+            (Some(p), Some(o)) if f64::from(low(p).signum()) < -o.q() => o,
+            (Some(p), _) => p,
+            (None, Some(o)) => o,
+            (None, None) => return None,
+        };
+        pick.mv
     }
 
     /// The subtree under the node that `moves` lead to from the root, as a tree of its own
@@ -519,7 +538,15 @@ impl<G: Game> Tree<G> {
         self.path.clear();
         let mut n = 0;
         self.path.push(0);
-        while !self.nodes[n].children.is_empty() {
+        // With proofs, a solved node is a leaf: its exact score is its value.
+        let solved = |node: &Node<G>| {
+            if self.settings.proofs {
+                node.proved()
+            } else {
+                None
+            }
+        };
+        while !self.nodes[n].children.is_empty() && solved(&self.nodes[n]).is_none() {
             let child = self.select(n);
             if self.nodes[child].state.is_none() {
                 let mv = self.nodes[child].mv.expect("a child has a move");
@@ -536,28 +563,49 @@ impl<G: Game> Tree<G> {
             .state
             .as_ref()
             .expect("a reached node has its position");
-        let finished = if self.settings.proofs {
-            state.score()
+        let mut value = if let Some(score) = solved(&self.nodes[n]) {
+            evaluator.exact(state, score)
         } else {
-            None
+            let finished = if self.settings.proofs {
+                state.score()
+            } else {
+                None
+            };
+            let value = match evaluator.terminal(state) {
+                Some(v) => v,
+                None => self.expand(n, evaluator),
+            };
+            if let Some(score) = finished {
+                self.nodes[n].bounds = (score, score);
+            }
+            value
         };
-        let mut value = match evaluator.terminal(state) {
-            Some(v) => v,
-            None => self.expand(n, evaluator),
-        };
-        if let Some(score) = finished {
-            self.nodes[n].bounds = (score, score);
-        }
-        for &i in self.path.iter().rev() {
-            let node = &mut self.nodes[i as usize];
-            node.visits += 1;
-            node.total += value;
-            value = -value;
-        }
         if self.settings.proofs {
             for k in (0..self.path.len().saturating_sub(1)).rev() {
                 self.tighten(self.path[k] as usize);
             }
+        }
+        for &i in self.path.iter().rev() {
+            let node = &mut self.nodes[i as usize];
+            if self.settings.proofs {
+                // A value outside what is proved of the node is brought within it: a node
+                // proved to win by 2 or more is worth at least a win by 2, whatever the
+                // siblings of the child that proved it (searched since) bring back.
+                let state = node
+                    .state
+                    .as_ref()
+                    .expect("a node on the path has its position");
+                let (low, high) = node.bounds;
+                if low > -UNKNOWN {
+                    value = value.max(evaluator.exact(state, low));
+                }
+                if high < UNKNOWN {
+                    value = value.min(evaluator.exact(state, high));
+                }
+            }
+            node.visits += 1;
+            node.total += value;
+            value = -value;
         }
     }
 

@@ -505,14 +505,13 @@ impl<G: Encode> Evaluator<G> for Inference<'_> {
         }
     }
 
-    fn terminal(&mut self, game: &G) -> Option<f64> {
-        let score = game.score()?;
+    fn exact(&mut self, game: &G, score: i32) -> f64 {
         // The result's sign as an integer: f64::signum would call a draw (+0.0) a win.
         let (value, margin) = (f64::from(score.signum()), f64::from(score));
-        Some(match self.utility {
+        match self.utility {
             Some(u) => value + u.of(game.side(), margin),
             None => value,
-        })
+        }
     }
 
     /// Centres the score utility, if one is used, on the root's expected margin.
