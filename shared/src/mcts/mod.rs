@@ -196,6 +196,9 @@ pub struct Node<G: Game> {
     /// ([`Game::score`]'s scale), with [`Settings::proofs`]; `(-UNKNOWN, UNKNOWN)` until
     /// something is proved, equal once the node is solved.
     pub bounds: (i32, i32),
+    /// Once the node is solved ([`Node::proved`]), its value for the player to move here:
+    /// the evaluator's [`Evaluator::exact`] of the proved score, on the scale of `total`.
+    pub exact: f64,
     children: std::ops::Range<u32>,
 }
 
@@ -222,6 +225,7 @@ impl<G: Game> Node<G> {
             visits: 0,
             total: 0.0,
             bounds: (-UNKNOWN, UNKNOWN),
+            exact: 0.0,
             children: 0..0,
         }
     }
@@ -373,9 +377,9 @@ impl<G: Game> Tree<G> {
     /// With [`Settings::proofs`], first what is proved: a move proved at least as good as
     /// every other could be, if there is one; never a move proved worse than another. Among
     /// the rest, the search stops visiting a move once it is proved, so visits cannot
-    /// compare it with the moves still open: the best proved move is played when its
-    /// result (+1 won, 0 drawn, −1 lost) is at least the mean value of the most visited
-    /// open move, and that open move otherwise.
+    /// compare it with the moves still open: the best proved move is played when its exact
+    /// value ([`Node::exact`]) is at least the mean value of the most visited open move,
+    /// and that open move otherwise.
     pub fn best_move(&self) -> Option<G::Move> {
         let children = self.children();
         let most_visited = |allowed: &dyn Fn(usize) -> bool| {
@@ -409,7 +413,7 @@ impl<G: Game> Tree<G> {
             .filter(|c| c.proved().is_some() && high(c) >= floor)
             .max_by_key(|c| low(c));
         let pick = match (proved, open) {
-            (Some(p), Some(o)) if f64::from(low(p).signum()) < -o.q() => o,
+            (Some(p), Some(o)) if -p.exact < -o.q() => o,
             (Some(p), _) => p,
             (None, Some(o)) => o,
             (None, None) => return None,
@@ -601,6 +605,9 @@ impl<G: Game> Tree<G> {
                 }
                 if high < UNKNOWN {
                     value = value.min(evaluator.exact(state, high));
+                }
+                if low == high {
+                    node.exact = value;
                 }
             }
             node.visits += 1;
