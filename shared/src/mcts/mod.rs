@@ -59,10 +59,11 @@ pub struct Settings {
     /// Proofs in the tree (MCTS-Solver, Winands et al. 2008, with score bounds as in
     /// Cazenave and Saffidine's score-bounded MCTS): every node keeps bounds on its exact
     /// score, finished games' scores at the leaves and negamax above, so that selection
-    /// skips a child proven unable to beat what its parent already has, the search stops
-    /// once the root is solved, and [`Tree::best_move`] never plays a move proven worse
-    /// than another (a win by 2 where a win by 4 is proven). Off (`false`): the plain
-    /// search, as seed 004.
+    /// skips a child proven unable to beat what its parent already has, a solved node is a
+    /// leaf worth its exact score, the values backed up are kept within what is proved, the
+    /// search stops once the root is solved, and [`Tree::best_move`] never plays a move
+    /// proven worse than another (a win by 2 where a win by 4 is proven). Off (`false`):
+    /// the plain search, as seed 004.
     pub proofs: bool,
 }
 
