@@ -38,8 +38,9 @@ usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH]
   --threads N         solve on N threads (default 1; the file is the same for any N)
   --line              instead of varied play, the exact solver's game against itself from
                       the start: each side plays the first move of the solver's principal
-                      variation (as the solver of az_eval --versus-solver does), and every
-                      position of it with two or more legal moves is kept. An agent that
+                      variation (as the solver of az_eval --versus-solver does; between
+                      equal moves its choice may differ), and every position of it with two
+                      or more legal moves is kept. An agent that
                       plays a best move at each of its side's positions there keeps the
                       exact result against the solver (White +4 on 6x6): az_eval on this
                       file tells, position by position, where an agent would lose discs.
