@@ -1007,7 +1007,7 @@ fn benchmark() -> Vec<tools::alphazero::exact::Judged<games::othello::Board>> {
 
 #[test]
 fn the_solvers_line_is_one_perfect_game_white_winning_by_4() {
-    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    use games::search::Game;
     use games::Color;
     // `othello_positions --line`: the positions of the exact solver's game against itself.
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-line.txt");
@@ -1046,25 +1046,36 @@ fn the_solvers_line_is_one_perfect_game_white_winning_by_4() {
         }
     }
     // The endgame solver made the values; alpha-beta over the Game trait checks the late ones.
+    let checked = agree_with_alpha_beta(line.iter().filter(|j| j.position.empties().count() <= 11));
+    assert!(checked >= 20, "{checked} move values checked");
+}
+
+/// Checks every move value of `positions` (the endgame solver's) with plain alpha-beta over
+/// the `Game` trait, another implementation with its own move generation and scoring;
+/// returns how many values it checked.
+fn agree_with_alpha_beta<'a>(
+    positions: impl Iterator<Item = &'a tools::alphazero::exact::Judged<games::othello::Board>>,
+) -> usize {
+    use games::search::{alpha_beta, Game, FULL_WINDOW};
     let mut checked = 0;
-    for j in line.iter().filter(|j| j.position.empties().count() <= 11) {
+    for j in positions {
         for &(mv, value) in &j.values {
             let child = j.position.after(mv).unwrap();
             assert_eq!(
                 -alpha_beta(&child, FULL_WINDOW).value,
                 value,
-                "{}",
+                "{} after {mv:?}",
                 j.position
             );
             checked += 1;
         }
     }
-    assert!(checked >= 20, "{checked} move values checked");
+    checked
 }
 
 #[test]
 fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() {
-    use games::search::{alpha_beta, Game, FULL_WINDOW};
+    use games::search::Game;
     let positions = benchmark();
     assert!(positions.len() >= 2000, "{} positions", positions.len());
     let mut per_level = std::collections::BTreeMap::new();
@@ -1092,24 +1103,13 @@ fn the_othello_benchmark_is_spread_and_its_values_agree_with_plain_alpha_beta() 
     );
     // The endgame solver made the values; alpha-beta over the Game trait (another
     // implementation, with its own move generation and scoring) checks a sample.
-    let mut checked = 0;
-    for j in positions
-        .iter()
-        .filter(|j| j.position.empties().count() <= 11)
-        .step_by(5)
-        .take(30)
-    {
-        for &(mv, value) in &j.values {
-            let child = j.position.after(mv).unwrap();
-            assert_eq!(
-                -alpha_beta(&child, FULL_WINDOW).value,
-                value,
-                "{} after {mv:?}",
-                j.position
-            );
-            checked += 1;
-        }
-    }
+    let checked = agree_with_alpha_beta(
+        positions
+            .iter()
+            .filter(|j| j.position.empties().count() <= 11)
+            .step_by(5)
+            .take(30),
+    );
     assert!(checked >= 100, "{checked} move values checked");
     // The outcomes came from a win/draw/loss search; the solver's exact margins (another
     // search: full window, selective passes first) must have the same signs.
@@ -1618,8 +1618,9 @@ fn az_eval_explains_every_mistake_and_slip_of_the_search_it_counts() {
         .lines()
         .find(|l| l.starts_with("Why net + MCTS 20 erred"))
         .unwrap();
-    let number = |after: &str| -> u32 {
-        let rest = &why[why.find(after).unwrap() + after.len()..];
+    // The whole number after `after` in `line`.
+    let number = |line: &str, after: &str| -> u32 {
+        let rest = &line[line.find(after).unwrap() + after.len()..];
         rest.trim_start()
             .split(|c: char| !c.is_ascii_digit())
             .next()
@@ -1627,32 +1628,21 @@ fn az_eval_explains_every_mistake_and_slip_of_the_search_it_counts() {
             .parse()
             .unwrap()
     };
-    let total = number("erred (");
+    // The kinds of cause add up to the count, for the mistakes and for the slips.
+    let causes = |line: &str| {
+        number(line, "fewer visits")
+            + number(line, "misled the search)")
+            + number(line, "was visited")
+    };
+    let total = number(why, "erred (");
     assert_eq!(total, counted, "{report}");
-    assert_eq!(
-        number("fewer visits") + number("misled the search)") + number("was visited"),
-        total,
-        "{why}"
-    );
+    assert_eq!(causes(why), total, "{why}");
     let kept = report
         .lines()
         .find(|l| l.starts_with("Where it kept the outcome"))
         .unwrap();
-    let in_kept = |after: &str| -> u32 {
-        let rest = &kept[kept.find(after).unwrap() + after.len()..];
-        rest.trim_start()
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    let slips = in_kept("discs away (");
-    assert_eq!(
-        in_kept("fewer visits") + in_kept("misled the search)") + in_kept("was visited"),
-        slips,
-        "{kept}"
-    );
+    let slips = number(kept, "discs away (");
+    assert_eq!(causes(kept), slips, "{kept}");
     // Each printed root: "- E empties, S to move, KIND (D discs): m (P p, N n, Q q, exact
     // v) **m (…)** m (…)". Split at ")", each part with "exact " is one move, played when its
     // name (the last word before " (") starts with "**". A mistake worsens the outcome, a
