@@ -421,10 +421,7 @@ fn explain(out: &mut String, net: &Net, positions: &[Judged<Board>], run: &Run, 
             why.misled += 1;
         }
         if ((mistakes.total() + slips.total()) as usize) <= shown {
-            let side = match b.side_to_move() {
-                Color::Black => "Black",
-                Color::White => "White",
-            };
+            let side = b.side_to_move();
             let kind = if mistake { "mistake" } else { "slip" };
             let _ = write!(
                 examples,
