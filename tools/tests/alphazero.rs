@@ -464,6 +464,83 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
 }
 
 #[test]
+fn exact_endgame_targets_are_perfect_play_from_the_first_solved_position() {
+    use games::search::{alpha_beta, FULL_WINDOW};
+    // Self-play from random 6×6 positions at 12 empties, weak (16 simulations, no noise),
+    // with and without rescoring from 8 empties. Rescoring changes the targets, never the
+    // game. Every sample at 8 empties or fewer then has its own exact score, by plain
+    // alpha-beta over the `Game` trait (the rescoring uses the endgame solver); every
+    // earlier one has the result of perfect play from the first position at 8 empties.
+    let base = quiet_othello(16);
+    let rescored = Config {
+        exact_endgame: 8,
+        ..base.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let mut rng = games::rng::Rng::new(11);
+    let (mut games_seen, mut cut_seen, mut changed) = (0, 0, 0);
+    while games_seen < 30 {
+        let board = random_endgame(&mut rng, 12);
+        if board.is_game_over() {
+            continue;
+        }
+        games_seen += 1;
+        let played = play(&board, &net, &base, 3);
+        let exact = play(&board, &net, &rescored, 3);
+        assert_eq!(played.samples.len(), exact.samples.len());
+        let empties = |s: &Sample| s.cells.iter().filter(|&&c| c == 2).count() as u32;
+        let mut cut = None;
+        for (plain, sample) in played.samples.iter().zip(&exact.samples) {
+            assert_eq!((&plain.cells, &plain.pi), (&sample.cells, &sample.pi));
+            assert_eq!(sample.z, sample.margin.signum() as i8);
+            changed += usize::from(plain.margin != sample.margin);
+            if empties(sample) > 8 {
+                continue;
+            }
+            // The side to move as Black: the exact score is the same for either colour.
+            let bits = |code: u8| {
+                let mut b = 0;
+                for (i, &c) in sample.cells.iter().enumerate() {
+                    if c == code {
+                        b |= 1u64 << (i / 6 * 8 + i % 6);
+                    }
+                }
+                games::othello::Bitboard(b)
+            };
+            let position =
+                games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black)
+                    .unwrap();
+            let value = alpha_beta(&position, FULL_WINDOW).value;
+            assert_eq!(i32::from(sample.margin), value, "{position}");
+            if empties(sample) == 8 && cut.is_none() {
+                cut = Some(value.abs());
+            }
+        }
+        let before: Vec<i16> = exact
+            .samples
+            .iter()
+            .filter(|s| empties(s) > 8)
+            .map(|s| s.margin.abs())
+            .collect();
+        if let Some(cut) = cut {
+            cut_seen += 1;
+            assert!(
+                before.iter().all(|&m| i32::from(m) == cut),
+                "{before:?} {cut}"
+            );
+        }
+        assert!(before.windows(2).all(|w| w[0] == w[1]), "{before:?}");
+    }
+    assert!(
+        cut_seen >= 10 && changed >= 10,
+        "{cut_seen} cuts seen, {changed} targets changed"
+    );
+    // The setting is recorded: a checkpoint of the run does not resume without it.
+    assert_recorded(start, &rescored, base, "exact_endgame: 8");
+}
+
+#[test]
 fn self_play_searches_the_side_behind_harder_when_asked() {
     use games::search::{alpha_beta, FULL_WINDOW};
     // Endgames of random 6×6 games, 6 empties from the end, that the side to move draws or
@@ -877,6 +954,10 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --forced-playouts 101 => --forced-playouts must be a number from 0 to 100, not "101"
         othello --forced-playouts NaN => --forced-playouts must be a number from 0 to 100, not "NaN"
         othello --forced-playouts two => --forced-playouts must be a number from 0 to 100, not "two"
+        othello --exact-endgame 25 => --exact-endgame must be a whole number from 0 to 24, not "25"
+        othello --exact-endgame -1 => --exact-endgame must be a whole number from 0 to 24
+        go --exact-endgame 10 => --exact-endgame needs a solver: othello has one, go not
+        tictactoe --exact-endgame 3 => --exact-endgame needs a solver
     "#;
     // `--init` starts a new run, so these get a directory with no checkpoint in it. The
     // committed network is wider than the preset: only a score head may differ.

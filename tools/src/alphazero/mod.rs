@@ -22,7 +22,7 @@ mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
 pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, ScoreTarget, Scratch};
-pub use selfplay::{dirichlet, play, PlaneScratch, Played, Sample};
+pub use selfplay::{dirichlet, play, Exact, PlaneScratch, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
 use games::rng::{mix, Rng};
@@ -110,6 +110,11 @@ pub struct Config {
     /// back the visits PUCT would not have given it: a move with a small prior that
     /// turns out to win can be found, and one that does not is not taught.
     pub forced_playouts: f64,
+    /// Exact endgame targets (Leela Chess Zero's tablebase rescoring), for games with a
+    /// solver ([`Exact`]; Othello): from the first self-play position with at most this
+    /// many empty points, the game's outcome and margin targets are those of perfect play
+    /// (see [`play`]). 0: off, the played result alone, as AlphaZero.
+    pub exact_endgame: u32,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -154,6 +159,7 @@ impl Config {
             loser_search: None,
             late_search: None,
             forced_playouts: 0.0,
+            exact_endgame: 0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -230,7 +236,7 @@ impl Config {
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
 /// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
-/// and `forced_playouts` appear only when used:
+/// `forced_playouts` and `exact_endgame` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -280,6 +286,9 @@ impl std::fmt::Debug for Config {
         }
         if self.forced_playouts != 0.0 {
             s.field("forced_playouts", &self.forced_playouts);
+        }
+        if self.exact_endgame != 0 {
+            s.field("exact_endgame", &self.exact_endgame);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
@@ -347,12 +356,7 @@ pub struct Trainer<G: Encode> {
 /// threads by game number and returned in game order: game `g` of stream `stream` draws
 /// its random choices from `config.seed`, `stream` and `g` only. (The trainer's stream is
 /// the generation number; each worker process has its own seed.)
-pub fn self_play<G: Encode + Sync>(
-    start: &G,
-    net: &Net,
-    config: &Config,
-    stream: u64,
-) -> Vec<Played>
+pub fn self_play<G: Exact + Sync>(start: &G, net: &Net, config: &Config, stream: u64) -> Vec<Played>
 where
     G::Move: Send,
 {
@@ -379,7 +383,7 @@ where
     results.into_iter().map(|(_, p)| p).collect()
 }
 
-impl<G: Encode + Send + Sync> Trainer<G>
+impl<G: Exact + Send + Sync> Trainer<G>
 where
     G::Move: Send,
 {

@@ -6,6 +6,45 @@ use super::Config;
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
 use games::nn::{cells_of, planes_of, symmetry, Encode, Inference, Net, PLANES};
 use games::rng::Rng;
+use games::search::Game;
+use std::cell::RefCell;
+
+/// Games whose late positions an exact solver can score, for [`Config::exact_endgame`]
+/// (Leela Chess Zero's tablebase rescoring): Othello, with the endgame solver. Tic-tac-toe
+/// and Go keep the default, no solver.
+pub trait Exact: Encode {
+    /// The exact score of this unfinished position for the side to move, in
+    /// [`Game::score`]'s units (what perfect play by both sides ends with), when it has at
+    /// most `empties` empty points and the game has a solver; `None` otherwise.
+    fn exact_score(&self, empties: u32) -> Option<i32> {
+        let _ = empties;
+        None
+    }
+}
+
+impl Exact for games::tictactoe::Board {}
+
+impl Exact for games::go::Position {}
+
+thread_local! {
+    /// Each self-play thread's endgame solver: 2^18 table entries (6 MiB), made when the
+    /// thread first needs one. Its table carries over between solves, which changes the
+    /// nodes searched, never a score.
+    static SOLVER: RefCell<Option<games::endgame::Solver>> = const { RefCell::new(None) };
+}
+
+impl Exact for games::othello::Board {
+    fn exact_score(&self, empties: u32) -> Option<i32> {
+        if self.empties().count() > empties || self.score().is_some() {
+            return None;
+        }
+        SOLVER.with(|solver| {
+            let mut solver = solver.borrow_mut();
+            let solver = solver.get_or_insert_with(|| games::endgame::Solver::new(18));
+            Some(solver.solve(self).score)
+        })
+    }
+}
 
 /// Space [`Sample::planes`] reuses for a network with feature planes.
 #[derive(Clone, Debug, Default)]
@@ -143,7 +182,9 @@ pub fn dirichlet(alpha: f64, k: usize, rng: &mut Rng) -> Vec<f64> {
 pub struct Played {
     /// One sample per searched position (forced moves are not searched).
     pub samples: Vec<Sample>,
-    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit).
+    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); with
+    /// [`Config::exact_endgame`], the result of perfect play from the first position the
+    /// solver scored.
     pub black: i8,
     /// Simulations run by the game's searches, full and fast (network evaluations).
     pub evaluations: u64,
@@ -162,10 +203,17 @@ pub struct Played {
 /// [`Config::forced_playouts`] set, full searches force playouts at the root and the
 /// target (and the move drawn from it) leaves them out.
 ///
+/// With [`Config::exact_endgame`] set to `N` (Othello), the game is still played by the
+/// search to its end, but its targets are rescored, as Leela Chess Zero rescores games
+/// that reach its tablebases: the first position with at most `N` empty squares is solved,
+/// and every earlier sample's outcome and margin become the result of perfect play from
+/// there; every later sample's are its own position's exact score. The self-play slips of
+/// the last `N` plies then teach nothing wrong about the positions before them.
+///
 /// # Panics
 ///
 /// If [`Config::score_utility`] is set and `net` has no score head.
-pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
+pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     let mut inference = Inference::new(net);
     if let Some((weight, scale)) = config.score_utility {
@@ -184,10 +232,22 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
     let mut game = start.clone();
     let mut samples = Vec::new();
     let mut sides = Vec::new();
+    // Per sample, its exact score for the side to move, once the solver scores positions.
+    let mut exact = Vec::new();
+    // The first solved position's side to move and exact score.
+    let mut cut: Option<(games::Color, i32)> = None;
     let mut plies = 0;
     let mut evaluations = 0;
     let limit = 4 * n + 8;
     while game.score().is_none() && plies < limit {
+        let solved = if config.exact_endgame > 0 {
+            game.exact_score(config.exact_endgame)
+        } else {
+            None
+        };
+        if let Some(score) = solved {
+            cut.get_or_insert((game.side(), score));
+        }
         let legal_moves = game.moves();
         let mv = if legal_moves.len() == 1 {
             legal_moves[0]
@@ -226,6 +286,7 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
                 let q = tree.root().q().clamp(-1.0, 1.0) as f32;
                 samples.push(sample_of(&game, &legal_moves, &visits, q, &mut planes));
                 sides.push(game.side());
+                exact.push(solved);
             }
             let pick = if plies < config.temperature_plies {
                 let mut r = rng.below(total.max(1) as usize) as u32;
@@ -247,22 +308,23 @@ pub fn play<G: Encode>(start: &G, net: &Net, config: &Config, seed: u64) -> Play
         plies += 1;
         game = game.after(mv).expect("a listed move is legal");
     }
-    let (mover, score) = (game.side(), game.score().unwrap_or(0));
     let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
-    let score = i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
+    let (mover, score) = cut.unwrap_or((game.side(), game.score().unwrap_or(0)));
+    let clamp = |score: i32| i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
     let black_margin = if mover == games::Color::Black {
-        score
+        clamp(score)
     } else {
-        -score
+        -clamp(score)
     };
     let black = black_margin.signum() as i8;
-    for (sample, side) in samples.iter_mut().zip(sides) {
-        let (z, margin) = if side == games::Color::Black {
-            (black, black_margin)
-        } else {
-            (-black, -black_margin)
+    let mover = game.side();
+    for ((sample, side), exact) in samples.iter_mut().zip(sides).zip(exact) {
+        let margin = match exact {
+            Some(score) => clamp(score),
+            None if side == games::Color::Black => black_margin,
+            None => -black_margin,
         };
-        sample.z = z;
+        sample.z = margin.signum() as i8;
         sample.margin = margin;
         // `last` is seen from the side to move at the end: swap for the other side.
         let swap = u8::from(side != mover);

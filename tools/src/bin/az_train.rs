@@ -91,6 +91,12 @@ Settings (defaults depend on the game; `--show` prints them):
                       (K in 0..=100; KataGo uses 2; default 0: off), so that a move root
                       noise lifts shows what it is worth; the policy target takes back
                       the visits PUCT alone would not have given it.
+  --exact-endgame N   othello: Leela Chess Zero's tablebase rescoring, with the exact
+                      endgame solver as the tablebase. Games are played out as usual,
+                      but from the first position with at most N empty squares
+                      (0..=24; default 0: off) every outcome and margin target is that
+                      of perfect play: the solved position's result for the positions
+                      before it, each later position's own exact score
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -255,6 +261,7 @@ fn parse() -> Result<Run, String> {
             "--forced-playouts" => {
                 c.forced_playouts = cli::number(&flag, it.next(), 0.0..=100.0)?;
             }
+            "--exact-endgame" => c.exact_endgame = cli::number(&flag, it.next(), 0..=24u32)?,
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
@@ -277,6 +284,12 @@ fn parse() -> Result<Run, String> {
     }
     if config.score_utility.is_some() && config.score <= 0.0 {
         return Err("--score-utility needs the score head: give --score W too".into());
+    }
+    if config.exact_endgame > 0 && run.game != "othello" {
+        return Err(format!(
+            "--exact-endgame needs a solver: othello has one, {} not",
+            run.game
+        ));
     }
     run.config = config;
     if run.resume && run.init.is_some() {
@@ -335,7 +348,7 @@ fn train<G>(
     mut judge: impl FnMut(&games::nn::Net, &mut String) -> usize,
 ) -> Result<(), String>
 where
-    G: games::nn::Encode + Send + Sync,
+    G: tools::alphazero::Exact + Send + Sync,
     G::Move: Send,
 {
     std::fs::create_dir_all(&run.dir).map_err(|e| format!("{}: {e}", run.dir.display()))?;
@@ -476,7 +489,7 @@ fn absorb_games<G>(
     last: &mut Instant,
 ) -> Result<Option<(tools::alphazero::Generation, Vec<PathBuf>)>, String>
 where
-    G: games::nn::Encode + Send + Sync,
+    G: tools::alphazero::Exact + Send + Sync,
     G::Move: Send,
 {
     let waited = Instant::now();
@@ -535,7 +548,7 @@ where
 /// them as one file, and again, for `--generations` batches or `--minutes`.
 fn worker<G>(run: &Run, start: &G) -> Result<(), String>
 where
-    G: games::nn::Encode + Send + Sync,
+    G: tools::alphazero::Exact + Send + Sync,
     G::Move: Send,
 {
     let weights = run.dir.join("weights.net");
@@ -615,7 +628,7 @@ where
 
 fn save_weights<G>(path: &Path, trainer: &Trainer<G>) -> Result<(), String>
 where
-    G: games::nn::Encode + Send + Sync,
+    G: tools::alphazero::Exact + Send + Sync,
     G::Move: Send,
 {
     tools::alphazero::write_atomically(path, &trainer.net.to_bytes(G::NAME))
