@@ -425,3 +425,110 @@ fn with_proofs_a_proved_win_is_played_though_the_search_stops_visiting_it() {
     );
     assert_eq!(tree.best_move(), Some(2));
 }
+
+/// A game made for the test below: from the start the first player either resigns at once
+/// (move 0: lost by 12, a finished game the search proves at its first visit) or plays on
+/// (move 1) into a binary tree of moves too deep for the search to finish.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ResignOrPlayOn {
+    plies: u32,
+    resigned: bool,
+}
+
+impl Game for ResignOrPlayOn {
+    type Move = u8;
+
+    fn side(&self) -> Color {
+        if self.plies % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    fn moves(&self) -> Vec<u8> {
+        if self.score().is_some() {
+            Vec::new()
+        } else {
+            vec![0, 1]
+        }
+    }
+
+    fn after(&self, mv: u8) -> Option<Self> {
+        (mv < 2 && self.score().is_none()).then(|| ResignOrPlayOn {
+            plies: self.plies + 1,
+            resigned: self.plies == 0 && mv == 0,
+        })
+    }
+
+    fn score(&self) -> Option<i32> {
+        // For the side to move: White, after Black resigned, won by 12.
+        if self.resigned {
+            Some(12)
+        } else {
+            (self.plies >= 60).then_some(0)
+        }
+    }
+}
+
+/// Uniform priors; every open position worth `open` to White and `-open` to Black; a
+/// finished game worth its result plus `per_point` times its score, as a score utility
+/// adds to it (so that values run past ±1).
+struct Utility {
+    open: f64,
+    per_point: f64,
+}
+
+impl Evaluator<ResignOrPlayOn> for Utility {
+    fn evaluate(&mut self, game: &ResignOrPlayOn, moves: &[u8], priors: &mut Vec<f64>) -> f64 {
+        priors.clear();
+        priors.resize(moves.len(), 1.0 / moves.len() as f64);
+        match game.side() {
+            Color::White => self.open,
+            Color::Black => -self.open,
+        }
+    }
+
+    fn exact(&mut self, _: &ResignOrPlayOn, score: i32) -> f64 {
+        f64::from(score.signum()) + self.per_point * f64::from(score)
+    }
+}
+
+#[test]
+fn with_proofs_a_proved_move_is_weighed_on_the_scale_of_the_open_ones() {
+    // Black may resign, lost by 12 (proved), or play on into positions worth -1.2 to it.
+    // With a utility the resignation is worth -1 - 12 * 0.033 = -1.4: playing on is better,
+    // though its mean is below -1, the bare value of a loss. Without the per-point term the
+    // resignation is worth -1, and better.
+    let start = ResignOrPlayOn {
+        plies: 0,
+        resigned: false,
+    };
+    let settings = Settings {
+        proofs: true,
+        ..negamax(40, 1.5, FirstPlay::Zero)
+    };
+    let search = |per_point: f64| {
+        let mut utility = Utility {
+            open: 1.2,
+            per_point,
+        };
+        let tree = Tree::search(&start, settings, &mut utility);
+        let children = tree.children();
+        let child = |mv| children.iter().find(|c| c.mv == Some(mv)).unwrap();
+        assert_eq!(
+            child(0).proved(),
+            Some(12),
+            "White's score after the resignation"
+        );
+        assert!(child(1).proved().is_none() && child(1).visits > 10);
+        assert!((child(1).q() - 1.2).abs() < 1e-9, "{}", child(1).q());
+        tree.best_move()
+    };
+    assert_eq!(
+        search(0.033),
+        Some(1),
+        "a loss worth -1.4 under an open -1.2"
+    );
+    assert_eq!(search(0.0), Some(0), "a loss worth -1 over an open -1.2");
+}
