@@ -309,9 +309,10 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         game = game.after(mv).expect("a listed move is legal");
     }
     let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
-    let (mover, score) = cut.unwrap_or((game.side(), game.score().unwrap_or(0)));
+    // The result the targets take: the first solved position's, else the game's end.
+    let (scored_side, score) = cut.unwrap_or((game.side(), game.score().unwrap_or(0)));
     let clamp = |score: i32| i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
-    let black_margin = if mover == games::Color::Black {
+    let black_margin = if scored_side == games::Color::Black {
         clamp(score)
     } else {
         -clamp(score)
