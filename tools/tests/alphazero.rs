@@ -500,13 +500,14 @@ fn exact_endgame_targets_are_perfect_play_from_the_first_solved_position() {
             }
             // The side to move as Black: the exact score is the same for either colour.
             let bits = |code: u8| {
-                let mut b = 0;
-                for (i, &c) in sample.cells.iter().enumerate() {
-                    if c == code {
-                        b |= 1u64 << (i / 6 * 8 + i % 6);
-                    }
-                }
-                games::othello::Bitboard(b)
+                let square = |i: usize| games::othello::Square::new(i / 6, i % 6).bitboard().0;
+                let cells = sample.cells.iter().enumerate();
+                games::othello::Bitboard(
+                    cells
+                        .filter(|&(_, &c)| c == code)
+                        .map(|(i, _)| square(i))
+                        .sum(),
+                )
             };
             let position =
                 games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black)

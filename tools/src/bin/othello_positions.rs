@@ -40,10 +40,10 @@ usage: othello_positions --out FILE [--count N] [--seed N] [--empties LOW..HIGH]
                       the start: each side plays the first move of the solver's principal
                       variation (as the solver of az_eval --versus-solver does; between
                       equal moves its choice may differ), and every position of it with two
-                      or more legal moves is kept. An agent that
-                      plays a best move at each of its side's positions there keeps the
-                      exact result against the solver (White +4 on 6x6): az_eval on this
-                      file tells, position by position, where an agent would lose discs.
+                      or more legal moves is kept. An agent that plays a best move at each
+                      of its side's positions there keeps the exact result against the
+                      solver (White +4 on 6x6): az_eval on this file tells, position by
+                      position, where an agent would lose discs.
 
 Each game is played from the start by two players drawn at random: uniformly random,
 greedy (most discs flipped), or random with probability 1/2 and greedy otherwise; a game
