@@ -542,6 +542,43 @@ fn exact_endgame_targets_are_perfect_play_from_the_first_solved_position() {
 }
 
 #[test]
+fn a_share_of_exact_endgame_rescores_some_games_and_plays_every_game_the_same() {
+    // With a share of 0.5, each game is played as without rescoring, and its targets are
+    // either all the played ones or all the rescored ones: which, drawn apart from the
+    // moves, differs between games.
+    let base = quiet_othello(16);
+    let rescored = Config {
+        exact_endgame: 8,
+        ..base.clone()
+    };
+    let half = Config {
+        exact_share: 0.5,
+        ..rescored.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let mut rng = games::rng::Rng::new(13);
+    let (mut kept, mut exact) = (0, 0);
+    for seed in 0..40 {
+        let board = random_endgame(&mut rng, 12);
+        let played = play(&board, &net, &base, seed);
+        let scored = play(&board, &net, &rescored, seed);
+        if played == scored {
+            continue; // rescoring changes nothing here: no evidence either way
+        }
+        let shared = play(&board, &net, &half, seed);
+        if shared == played {
+            kept += 1;
+        } else {
+            assert_eq!(shared, scored, "game {seed}: neither played nor rescored");
+            exact += 1;
+        }
+    }
+    assert!(kept >= 3 && exact >= 3, "{kept} kept, {exact} rescored");
+    assert_recorded(start, &half, rescored, "exact_share: 0.5");
+}
+
+#[test]
 fn self_play_searches_the_side_behind_harder_when_asked() {
     use games::search::{alpha_beta, FULL_WINDOW};
     // Endgames of random 6×6 games, 6 empties from the end, that the side to move draws or
@@ -957,6 +994,9 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --forced-playouts two => --forced-playouts must be a number from 0 to 100, not "two"
         othello --exact-endgame 25 => --exact-endgame must be a whole number from 0 to 24, not "25"
         othello --exact-endgame -1 => --exact-endgame must be a whole number from 0 to 24
+        othello --exact-endgame 18:1.5 => --exact-endgame's share must be a number from 0 to 1, not "1.5"
+        othello --exact-endgame 18: => --exact-endgame's share must be a number from 0 to 1, not ""
+        othello --exact-endgame x:0.5 => --exact-endgame must be a whole number from 0 to 24, not "x"
         go --exact-endgame 10 => --exact-endgame needs a solver: othello has one, go not
         tictactoe --exact-endgame 3 => --exact-endgame needs a solver
     "#;

@@ -115,6 +115,12 @@ pub struct Config {
     /// many empty points, the game's outcome and margin targets are those of perfect play
     /// (see [`play`]). 0: off, the played result alone, as AlphaZero.
     pub exact_endgame: u32,
+    /// The share of self-play games that [`Config::exact_endgame`] rescores (0..=1; 1:
+    /// every game). Which games is drawn from each game's seed apart from its moves, so a
+    /// game is played the same whatever the share: only its targets differ. The others
+    /// keep their played results, whose slips give the losing side of a solved opening
+    /// chances to learn from.
+    pub exact_share: f64,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -160,6 +166,7 @@ impl Config {
             late_search: None,
             forced_playouts: 0.0,
             exact_endgame: 0,
+            exact_share: 1.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -236,7 +243,7 @@ impl Config {
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
 /// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
-/// `forced_playouts` and `exact_endgame` appear only when used:
+/// `forced_playouts`, `exact_endgame` and `exact_share` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -289,6 +296,9 @@ impl std::fmt::Debug for Config {
         }
         if self.exact_endgame != 0 {
             s.field("exact_endgame", &self.exact_endgame);
+        }
+        if self.exact_share != 1.0 {
+            s.field("exact_share", &self.exact_share);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

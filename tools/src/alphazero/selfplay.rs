@@ -208,13 +208,19 @@ pub struct Played {
 /// that reach its tablebases: the first position with at most `N` empty squares is solved,
 /// and every earlier sample's outcome and margin become the result of perfect play from
 /// there; every later sample's are its own position's exact score. The self-play slips of
-/// the last `N` plies then teach nothing wrong about the positions before them.
+/// the last `N` plies then teach nothing wrong about the positions before them. With
+/// [`Config::exact_share`] below 1, a draw from `seed` that the moves never see decides
+/// whether this game is rescored: the game itself is the same either way.
 ///
 /// # Panics
 ///
 /// If [`Config::score_utility`] is set and `net` has no score head.
 pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
+    // Whether to rescore: from its own stream, so that the moves' stream is untouched.
+    let rescore = config.exact_endgame > 0
+        && (config.exact_share >= 1.0
+            || Rng::new(seed ^ 0x6578_6163_745f_7368).unit() < config.exact_share);
     let mut inference = Inference::new(net);
     if let Some((weight, scale)) = config.score_utility {
         inference.use_score(weight, scale);
@@ -240,7 +246,7 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     let mut evaluations = 0;
     let limit = 4 * n + 8;
     while game.score().is_none() && plies < limit {
-        let solved = if config.exact_endgame > 0 {
+        let solved = if rescore {
             game.exact_score(config.exact_endgame)
         } else {
             None

@@ -96,7 +96,9 @@ Settings (defaults depend on the game; `--show` prints them):
                       but from the first position with at most N empty squares
                       (0..=24; default 0: off) every outcome and margin target is that
                       of perfect play: the solved position's result for the positions
-                      before it, each later position's own exact score
+                      before it, each later position's own exact score. N:P
+                      rescores a share P (0..1) of the games, drawn apart from their
+                      moves; the rest keep their played results
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -261,7 +263,19 @@ fn parse() -> Result<Run, String> {
             "--forced-playouts" => {
                 c.forced_playouts = cli::number(&flag, it.next(), 0.0..=100.0)?;
             }
-            "--exact-endgame" => c.exact_endgame = cli::number(&flag, it.next(), 0..=24u32)?,
+            "--exact-endgame" => {
+                // N, or N:P for a share P of the games.
+                let text = cli::text(&flag, it.next())?;
+                let (n, share) = match text.split_once(':') {
+                    Some((n, p)) => (n.to_string(), Some(p.to_string())),
+                    None => (text, None),
+                };
+                c.exact_endgame = cli::number(&flag, Some(n), 0..=24u32)?;
+                if let Some(share) = share {
+                    c.exact_share =
+                        cli::number(&format!("{flag}'s share"), Some(share), 0.0..=1.0)?;
+                }
+            }
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
