@@ -182,9 +182,9 @@ pub fn dirichlet(alpha: f64, k: usize, rng: &mut Rng) -> Vec<f64> {
 pub struct Played {
     /// One sample per searched position (forced moves are not searched).
     pub samples: Vec<Sample>,
-    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); with
-    /// [`Config::exact_endgame`], the result of perfect play from the first position the
-    /// solver scored.
+    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); in a
+    /// game that [`Config::exact_endgame`] rescores, the result of perfect play from the
+    /// first position the solver scored.
     pub black: i8,
     /// Simulations run by the game's searches, full and fast (network evaluations).
     pub evaluations: u64,
@@ -217,7 +217,8 @@ pub struct Played {
 /// If [`Config::score_utility`] is set and `net` has no score head.
 pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
-    // Whether to rescore: from its own stream, so that the moves' stream is untouched.
+    // Whether to rescore: from its own stream (the seed mixed with "exact_sh" in ASCII),
+    // so that the moves' stream is untouched.
     let rescore = config.exact_endgame > 0
         && (config.exact_share >= 1.0
             || Rng::new(seed ^ 0x6578_6163_745f_7368).unit() < config.exact_share);
