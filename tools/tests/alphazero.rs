@@ -579,6 +579,59 @@ fn a_share_of_exact_endgame_rescores_some_games_and_plays_every_game_the_same() 
 }
 
 #[test]
+fn exact_margin_only_rescores_the_margins_and_keeps_the_played_outcomes() {
+    // The same games three ways: played, fully rescored and margin-only. Margin-only
+    // takes every margin from the rescored game and every outcome (and the game's result)
+    // from the played one.
+    let base = Config {
+        score: 1.0,
+        ..quiet_othello(16)
+    };
+    let rescored = Config {
+        exact_endgame: 8,
+        ..base.clone()
+    };
+    let margins = Config {
+        exact_margin_only: true,
+        ..rescored.clone()
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, base.clone()).unwrap().net;
+    let mut rng = games::rng::Rng::new(17);
+    let (mut outcome_differs, mut margin_differs) = (0, 0);
+    for seed in 0..30 {
+        let board = random_endgame(&mut rng, 12);
+        let played = play(&board, &net, &base, seed);
+        let scored = play(&board, &net, &rescored, seed);
+        let split = play(&board, &net, &margins, seed);
+        assert_eq!(split.black, played.black, "game {seed}");
+        assert_eq!(split.samples.len(), played.samples.len());
+        for ((p, r), m) in played
+            .samples
+            .iter()
+            .zip(&scored.samples)
+            .zip(&split.samples)
+        {
+            assert_eq!((&m.cells, &m.pi, m.q), (&p.cells, &p.pi, p.q));
+            assert_eq!(m.z, p.z, "game {seed}: the outcome is the played one");
+            assert_eq!(
+                m.margin, r.margin,
+                "game {seed}: the margin is the exact one"
+            );
+            outcome_differs += usize::from(r.z != p.z);
+            margin_differs += usize::from(r.margin != p.margin);
+        }
+    }
+    // Evidence both ways: rescoring changed some outcomes (which margin-only kept) and
+    // some margins (which it took).
+    assert!(
+        outcome_differs >= 5 && margin_differs >= 10,
+        "{outcome_differs} outcomes and {margin_differs} margins changed by rescoring"
+    );
+    assert_recorded(start, &margins, rescored, "exact_margin_only: true");
+}
+
+#[test]
 fn self_play_searches_the_side_behind_harder_when_asked() {
     use games::search::{alpha_beta, FULL_WINDOW};
     // Endgames of random 6×6 games, 6 empties from the end, that the side to move draws or
@@ -999,6 +1052,8 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --exact-endgame x:0.5 => --exact-endgame must be a whole number from 0 to 24, not "x"
         go --exact-endgame 10 => --exact-endgame needs a solver: othello has one, go not
         tictactoe --exact-endgame 3 => --exact-endgame needs a solver
+        othello --score 1 --exact-margin-only => --exact-margin-only rescores --exact-endgame's margins
+        othello --exact-endgame 18 --exact-margin-only => --exact-margin-only trains the score head
     "#;
     // `--init` starts a new run, so these get a directory with no checkpoint in it. The
     // committed network is wider than the preset: only a score head may differ.

@@ -121,6 +121,12 @@ pub struct Config {
     /// keep their played results, whose slips give the losing side of a solved opening
     /// chances to learn from.
     pub exact_share: f64,
+    /// With [`Config::exact_endgame`], rescore only the margin targets (the score head's),
+    /// and keep the played outcome as the value's target: the value learns the result
+    /// the games reached, slips and all, which gives the side that loses a solved opening
+    /// its chances; the margin learns how much perfect play wins by, which with the score
+    /// utility ([`Config::score_utility`]) tells a win by 4 from a win by 2.
+    pub exact_margin_only: bool,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -167,6 +173,7 @@ impl Config {
             forced_playouts: 0.0,
             exact_endgame: 0,
             exact_share: 1.0,
+            exact_margin_only: false,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -243,7 +250,8 @@ impl Config {
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
 /// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
-/// `forced_playouts`, `exact_endgame` and `exact_share` appear only when used:
+/// `forced_playouts`, `exact_endgame`, `exact_share` and `exact_margin_only` appear only
+/// when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -299,6 +307,9 @@ impl std::fmt::Debug for Config {
         }
         if self.exact_share != 1.0 {
             s.field("exact_share", &self.exact_share);
+        }
+        if self.exact_margin_only {
+            s.field("exact_margin_only", &self.exact_margin_only);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

@@ -184,7 +184,7 @@ pub struct Played {
     pub samples: Vec<Sample>,
     /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); in a
     /// game that [`Config::exact_endgame`] rescores, the result of perfect play from the
-    /// first position the solver scored.
+    /// first position the solver scored (unless [`Config::exact_margin_only`]).
     pub black: i8,
     /// Simulations run by the game's searches, full and fast (network evaluations).
     pub evaluations: u64,
@@ -210,7 +210,9 @@ pub struct Played {
 /// there; every later sample's are its own position's exact score. The self-play slips of
 /// the last `N` plies then teach nothing wrong about the positions before them. With
 /// [`Config::exact_share`] below 1, a draw from `seed` that the moves never see decides
-/// whether this game is rescored: the game itself is the same either way.
+/// whether this game is rescored: the game itself is the same either way. With
+/// [`Config::exact_margin_only`] only the margins are rescored: every outcome target
+/// (and [`Played::black`]) stays the played result.
 ///
 /// # Panics
 ///
@@ -316,23 +318,35 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         game = game.after(mv).expect("a listed move is legal");
     }
     let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
-    // The result the targets take: the first solved position's, else the game's end.
-    let (scored_side, score) = cut.unwrap_or((game.side(), game.score().unwrap_or(0)));
     let clamp = |score: i32| i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
-    let black_margin = if scored_side == games::Color::Black {
-        clamp(score)
-    } else {
-        -clamp(score)
+    let for_black = |(side, score): (games::Color, i32)| {
+        if side == games::Color::Black {
+            clamp(score)
+        } else {
+            -clamp(score)
+        }
     };
-    let black = black_margin.signum() as i8;
+    // The played result, and the one the margins take: the first solved position's, else
+    // the game's end.
+    let played = for_black((game.side(), game.score().unwrap_or(0)));
+    let black_margin = cut.map_or(played, for_black);
+    let margin_only = config.exact_margin_only;
+    let black = if margin_only { played } else { black_margin }.signum() as i8;
     let mover = game.side();
     for ((sample, side), exact) in samples.iter_mut().zip(sides).zip(exact) {
-        let margin = match exact {
-            Some(score) => clamp(score),
-            None if side == games::Color::Black => black_margin,
-            None => -black_margin,
+        let to_move = |black: i16| {
+            if side == games::Color::Black {
+                black
+            } else {
+                -black
+            }
         };
-        sample.z = margin.signum() as i8;
+        let margin = exact.map_or(to_move(black_margin), clamp);
+        sample.z = if margin_only {
+            to_move(played).signum() as i8
+        } else {
+            margin.signum() as i8
+        };
         sample.margin = margin;
         // `last` is seen from the side to move at the end: swap for the other side.
         let swap = u8::from(side != mover);

@@ -99,6 +99,9 @@ Settings (defaults depend on the game; `--show` prints them):
                       before it, each later position's own exact score. N:P
                       rescores a share P (0..1) of the games, drawn apart from their
                       moves; the rest keep their played results
+  --exact-margin-only with --exact-endgame: rescore only the margin (score head)
+                      targets; the value keeps the played outcome, so the losing
+                      side of a solved opening still learns where it has chances
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -276,6 +279,7 @@ fn parse() -> Result<Run, String> {
                         cli::number(&format!("{flag}'s share"), Some(share), 0.0..=1.0)?;
                 }
             }
+            "--exact-margin-only" => c.exact_margin_only = true,
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
@@ -304,6 +308,12 @@ fn parse() -> Result<Run, String> {
             "--exact-endgame needs a solver: othello has one, {} not",
             run.game
         ));
+    }
+    if config.exact_margin_only && config.exact_endgame == 0 {
+        return Err("--exact-margin-only rescores --exact-endgame's margins: give it too".into());
+    }
+    if config.exact_margin_only && config.score <= 0.0 {
+        return Err("--exact-margin-only trains the score head: give --score W too".into());
     }
     run.config = config;
     if run.resume && run.init.is_some() {
