@@ -7,7 +7,7 @@
 use games::tictactoe::Board;
 use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, play, Config, Played, Sample, Trainer};
+use tools::alphazero::{checkpoint_path, play, Config, ExactTargets, Played, Sample, Trainer};
 
 /// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
 /// on two cores).
@@ -579,10 +579,12 @@ fn a_share_of_exact_endgame_rescores_some_games_and_plays_every_game_the_same() 
 }
 
 #[test]
-fn exact_margin_only_rescores_the_margins_and_keeps_the_played_outcomes() {
-    // The same games three ways: played, fully rescored and margin-only. Margin-only
-    // takes every margin from the rescored game and every outcome (and the game's result)
-    // from the played one.
+fn exact_targets_take_the_margins_or_the_losing_sides_targets_from_perfect_play() {
+    // The same games played, fully rescored, and rescored with `ExactTargets::Margins`
+    // and `ExactTargets::Losing`. Margins takes every margin from the rescored game and
+    // every outcome from the played one; Losing takes both from the rescored game where
+    // that says the side to move does not win, both from the played one where it wins.
+    // The game's result stays the played one in both.
     let base = Config {
         score: 1.0,
         ..quiet_othello(16)
@@ -591,44 +593,54 @@ fn exact_margin_only_rescores_the_margins_and_keeps_the_played_outcomes() {
         exact_endgame: 8,
         ..base.clone()
     };
-    let margins = Config {
-        exact_margin_only: true,
+    let with = |exact_targets| Config {
+        exact_targets,
         ..rescored.clone()
     };
+    let (margins, losing) = (with(ExactTargets::Margins), with(ExactTargets::Losing));
     let start = games::othello::Board::new(6).unwrap();
     let net = Trainer::new(start, base.clone()).unwrap().net;
     let mut rng = games::rng::Rng::new(17);
     let (mut outcome_differs, mut margin_differs) = (0, 0);
+    let (mut losing_exact, mut winning_played) = (0, 0);
     for seed in 0..30 {
         let board = random_endgame(&mut rng, 12);
         let played = play(&board, &net, &base, seed);
         let scored = play(&board, &net, &rescored, seed);
-        let split = play(&board, &net, &margins, seed);
-        assert_eq!(split.black, played.black, "game {seed}");
-        assert_eq!(split.samples.len(), played.samples.len());
-        for ((p, r), m) in played
-            .samples
-            .iter()
-            .zip(&scored.samples)
-            .zip(&split.samples)
-        {
+        let by_head = play(&board, &net, &margins, seed);
+        let by_side = play(&board, &net, &losing, seed);
+        assert_eq!((by_head.black, by_side.black), (played.black, played.black));
+        assert_eq!(by_head.samples.len(), played.samples.len());
+        assert_eq!(by_side.samples.len(), played.samples.len());
+        let all = played.samples.iter().zip(&scored.samples);
+        for ((p, r), (m, l)) in all.zip(by_head.samples.iter().zip(&by_side.samples)) {
             assert_eq!((&m.cells, &m.pi, m.q), (&p.cells, &p.pi, p.q));
-            assert_eq!(m.z, p.z, "game {seed}: the outcome is the played one");
-            assert_eq!(
-                m.margin, r.margin,
-                "game {seed}: the margin is the exact one"
-            );
+            assert_eq!((&l.cells, &l.pi, l.q), (&p.cells, &p.pi, p.q));
+            assert_eq!((m.z, m.margin), (p.z, r.margin), "game {seed}: margins");
+            if r.margin <= 0 {
+                assert_eq!((l.z, l.margin), (r.z, r.margin), "game {seed}: losing side");
+                losing_exact += usize::from(r.margin != p.margin);
+            } else {
+                assert_eq!(
+                    (l.z, l.margin),
+                    (p.z, p.margin),
+                    "game {seed}: winning side"
+                );
+                winning_played += usize::from(r.margin != p.margin);
+            }
             outcome_differs += usize::from(r.z != p.z);
             margin_differs += usize::from(r.margin != p.margin);
         }
     }
-    // Evidence both ways: rescoring changed some outcomes (which margin-only kept) and
-    // some margins (which it took).
+    // Evidence every way: rescoring changed some outcomes (which Margins kept) and some
+    // margins (which it took), on both sides of Losing's line.
     assert!(
-        outcome_differs >= 5 && margin_differs >= 10,
-        "{outcome_differs} outcomes and {margin_differs} margins changed by rescoring"
+        outcome_differs >= 5 && margin_differs >= 10 && losing_exact >= 5 && winning_played >= 5,
+        "rescoring changed {outcome_differs} outcomes and {margin_differs} margins: \
+         {losing_exact} taken on the losing side, {winning_played} left on the winning side"
     );
-    assert_recorded(start, &margins, rescored, "exact_margin_only: true");
+    assert_recorded(start, &margins, rescored.clone(), "exact_targets: Margins");
+    assert_recorded(start, &losing, rescored, "exact_targets: Losing");
 }
 
 #[test]
@@ -1052,8 +1064,10 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --exact-endgame x:0.5 => --exact-endgame must be a whole number from 0 to 24, not "x"
         go --exact-endgame 10 => --exact-endgame needs a solver: othello has one, go not
         tictactoe --exact-endgame 3 => --exact-endgame needs a solver
-        othello --score 1 --exact-margin-only => --exact-margin-only rescores --exact-endgame's margins
-        othello --exact-endgame 18 --exact-margin-only => --exact-margin-only trains the score head
+        othello --score 1 --exact-targets margins => --exact-targets chooses what --exact-endgame rescores
+        othello --exact-endgame 18 --exact-targets margins => --exact-targets margins trains the score head
+        othello --exact-endgame 18 --exact-targets best => --exact-targets is all, margins or losing, not "best"
+        othello --exact-endgame 18 --exact-targets => --exact-targets
     "#;
     // `--init` starts a new run, so these get a directory with no checkpoint in it. The
     // committed network is wider than the preset: only a score head may differ.

@@ -121,12 +121,8 @@ pub struct Config {
     /// keep their played results, whose slips give the losing side of a solved opening
     /// chances to learn from.
     pub exact_share: f64,
-    /// With [`Config::exact_endgame`], rescore only the margin targets (the score head's),
-    /// and keep the played outcome as the value's target: the value learns the result
-    /// the games reached, slips and all, which gives the side that loses a solved opening
-    /// its chances; the margin learns how much perfect play wins by, which with the score
-    /// utility ([`Config::score_utility`]) tells a win by 4 from a win by 2.
-    pub exact_margin_only: bool,
+    /// Which targets [`Config::exact_endgame`] rescores in a rescored game.
+    pub exact_targets: ExactTargets,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -173,7 +169,7 @@ impl Config {
             forced_playouts: 0.0,
             exact_endgame: 0,
             exact_share: 1.0,
-            exact_margin_only: false,
+            exact_targets: ExactTargets::All,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -247,11 +243,33 @@ impl Config {
     }
 }
 
+/// Which targets of a game [`Config::exact_endgame`] rescores (each position's side to
+/// move seen against perfect play from the first solved position, or from its own if
+/// later).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactTargets {
+    /// Every outcome and margin target: Leela Chess Zero's rescoring.
+    All,
+    /// Only the margins (the score head's targets); the value keeps the played outcome.
+    /// The value learns the result the games reached, slips and all, which gives the side
+    /// that loses a solved opening its chances; the margin learns how much perfect play
+    /// wins by, which with the score utility ([`Config::score_utility`]) tells a win by 4
+    /// from a win by 2.
+    Margins,
+    /// Both targets, but only of the positions whose side to move does not win with
+    /// perfect play; the winning side's positions keep the played outcome and margin. A
+    /// move is chosen by the values of the positions after it, whose side to move is the
+    /// other player's: the side ahead then chooses by perfect play's results (it cannot
+    /// count on slips), and the side behind by the played ones (where its opponent slipped
+    /// in practice).
+    Losing,
+}
+
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
 /// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
-/// `forced_playouts`, `exact_endgame`, `exact_share` and `exact_margin_only` appear only
-/// when used:
+/// `forced_playouts`, `exact_endgame`, `exact_share` and `exact_targets` appear only when
+/// used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -308,8 +326,8 @@ impl std::fmt::Debug for Config {
         if self.exact_share != 1.0 {
             s.field("exact_share", &self.exact_share);
         }
-        if self.exact_margin_only {
-            s.field("exact_margin_only", &self.exact_margin_only);
+        if self.exact_targets != ExactTargets::All {
+            s.field("exact_targets", &self.exact_targets);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {

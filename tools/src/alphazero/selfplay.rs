@@ -2,7 +2,7 @@
 //! as the policy target and the game's outcome (mixed, if asked, with its final margin and
 //! with the search's own value of the position) as the value target.
 
-use super::Config;
+use super::{Config, ExactTargets};
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
 use games::nn::{cells_of, planes_of, symmetry, Encode, Inference, Net, PLANES};
 use games::rng::Rng;
@@ -184,7 +184,7 @@ pub struct Played {
     pub samples: Vec<Sample>,
     /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); in a
     /// game that [`Config::exact_endgame`] rescores, the result of perfect play from the
-    /// first position the solver scored (unless [`Config::exact_margin_only`]).
+    /// first position the solver scored (with [`ExactTargets::All`]; else the played one).
     pub black: i8,
     /// Simulations run by the game's searches, full and fast (network evaluations).
     pub evaluations: u64,
@@ -210,9 +210,8 @@ pub struct Played {
 /// there; every later sample's are its own position's exact score. The self-play slips of
 /// the last `N` plies then teach nothing wrong about the positions before them. With
 /// [`Config::exact_share`] below 1, a draw from `seed` that the moves never see decides
-/// whether this game is rescored: the game itself is the same either way. With
-/// [`Config::exact_margin_only`] only the margins are rescored: every outcome target
-/// (and [`Played::black`]) stays the played result.
+/// whether this game is rescored: the game itself is the same either way.
+/// [`Config::exact_targets`] chooses which of its targets are rescored.
 ///
 /// # Panics
 ///
@@ -330,8 +329,13 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     // the game's end.
     let played = for_black((game.side(), game.score().unwrap_or(0)));
     let black_margin = cut.map_or(played, for_black);
-    let margin_only = config.exact_margin_only;
-    let black = if margin_only { played } else { black_margin }.signum() as i8;
+    let targets = config.exact_targets;
+    let black = if targets == ExactTargets::All {
+        black_margin
+    } else {
+        played
+    }
+    .signum() as i8;
     let mover = game.side();
     for ((sample, side), exact) in samples.iter_mut().zip(sides).zip(exact) {
         let to_move = |black: i16| {
@@ -341,12 +345,15 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
                 -black
             }
         };
-        let margin = exact.map_or(to_move(black_margin), clamp);
-        sample.z = if margin_only {
-            to_move(played).signum() as i8
-        } else {
-            margin.signum() as i8
+        let exact = exact.map_or(to_move(black_margin), clamp);
+        let played = to_move(played);
+        let (outcome, margin) = match targets {
+            ExactTargets::All => (exact, exact),
+            ExactTargets::Margins => (played, exact),
+            ExactTargets::Losing if exact <= 0 => (exact, exact),
+            ExactTargets::Losing => (played, played),
         };
+        sample.z = outcome.signum() as i8;
         sample.margin = margin;
         // `last` is seen from the side to move at the end: swap for the other side.
         let swap = u8::from(side != mover);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, exchange, Config, Trainer};
+use tools::alphazero::{checkpoint_path, exchange, Config, ExactTargets, Trainer};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -99,9 +99,12 @@ Settings (defaults depend on the game; `--show` prints them):
                       before it, each later position's own exact score. N:P
                       rescores a share P (0..1) of the games, drawn apart from their
                       moves; the rest keep their played results
-  --exact-margin-only with --exact-endgame: rescore only the margin (score head)
-                      targets; the value keeps the played outcome, so the losing
-                      side of a solved opening still learns where it has chances
+  --exact-targets T   which targets --exact-endgame rescores: all (default); margins,
+                      the score head's only, the value keeping the played outcome;
+                      losing, both, but only of the positions whose side to move does
+                      not win with perfect play (the side ahead then chooses its
+                      moves by perfect play's results, the side behind by where its
+                      opponent slipped in play)
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -279,7 +282,18 @@ fn parse() -> Result<Run, String> {
                         cli::number(&format!("{flag}'s share"), Some(share), 0.0..=1.0)?;
                 }
             }
-            "--exact-margin-only" => c.exact_margin_only = true,
+            "--exact-targets" => {
+                c.exact_targets = match cli::text(&flag, it.next())?.as_str() {
+                    "all" => ExactTargets::All,
+                    "margins" => ExactTargets::Margins,
+                    "losing" => ExactTargets::Losing,
+                    other => {
+                        return Err(format!(
+                            "--exact-targets is all, margins or losing, not {other:?}"
+                        ))
+                    }
+                };
+            }
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
@@ -309,11 +323,11 @@ fn parse() -> Result<Run, String> {
             run.game
         ));
     }
-    if config.exact_margin_only && config.exact_endgame == 0 {
-        return Err("--exact-margin-only rescores --exact-endgame's margins: give it too".into());
+    if config.exact_targets != ExactTargets::All && config.exact_endgame == 0 {
+        return Err("--exact-targets chooses what --exact-endgame rescores: give it too".into());
     }
-    if config.exact_margin_only && config.score <= 0.0 {
-        return Err("--exact-margin-only trains the score head: give --score W too".into());
+    if config.exact_targets == ExactTargets::Margins && config.score <= 0.0 {
+        return Err("--exact-targets margins trains the score head: give --score W too".into());
     }
     run.config = config;
     if run.resume && run.init.is_some() {
