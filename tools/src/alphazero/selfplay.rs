@@ -325,8 +325,8 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
             -clamp(score)
         }
     };
-    // The played result, and the one the margins take: the first solved position's, else
-    // the game's end.
+    // Black's played margin, and its rescored one: the first solved position's (the
+    // played one where no position was solved).
     let played = for_black((game.side(), game.score().unwrap_or(0)));
     let black_margin = cut.map_or(played, for_black);
     let targets = config.exact_targets;
