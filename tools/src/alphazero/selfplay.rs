@@ -318,17 +318,18 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     }
     let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
     let clamp = |score: i32| i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
-    let for_black = |(side, score): (games::Color, i32)| {
+    // A margin for `side` seen by Black, or one for Black seen by `side`.
+    let flip = |side: games::Color, margin: i16| {
         if side == games::Color::Black {
-            clamp(score)
+            margin
         } else {
-            -clamp(score)
+            -margin
         }
     };
     // Black's played margin, and its rescored one: the first solved position's (the
     // played one where no position was solved).
-    let played = for_black((game.side(), game.score().unwrap_or(0)));
-    let black_margin = cut.map_or(played, for_black);
+    let played = flip(game.side(), clamp(game.score().unwrap_or(0)));
+    let black_margin = cut.map_or(played, |(side, score)| flip(side, clamp(score)));
     let targets = config.exact_targets;
     let black = if targets == ExactTargets::All {
         black_margin
@@ -338,15 +339,8 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     .signum() as i8;
     let mover = game.side();
     for ((sample, side), exact) in samples.iter_mut().zip(sides).zip(exact) {
-        let to_move = |black: i16| {
-            if side == games::Color::Black {
-                black
-            } else {
-                -black
-            }
-        };
-        let exact = exact.map_or(to_move(black_margin), clamp);
-        let played = to_move(played);
+        let exact = exact.map_or(flip(side, black_margin), clamp);
+        let played = flip(side, played);
         let (outcome, margin) = match targets {
             ExactTargets::All => (exact, exact),
             ExactTargets::Margins => (played, exact),

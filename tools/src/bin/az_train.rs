@@ -283,16 +283,12 @@ fn parse() -> Result<Run, String> {
                 }
             }
             "--exact-targets" => {
-                c.exact_targets = match cli::text(&flag, it.next())?.as_str() {
-                    "all" => ExactTargets::All,
-                    "margins" => ExactTargets::Margins,
-                    "losing" => ExactTargets::Losing,
-                    other => {
-                        return Err(format!(
-                            "--exact-targets is all, margins or losing, not {other:?}"
-                        ))
-                    }
-                };
+                let targets = [
+                    ("all", ExactTargets::All),
+                    ("margins", ExactTargets::Margins),
+                    ("losing", ExactTargets::Losing),
+                ];
+                c.exact_targets = cli::choice(&flag, it.next(), &targets)?;
             }
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
