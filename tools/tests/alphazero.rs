@@ -889,12 +889,120 @@ fn othello_feature_planes_train_as_the_search_sees_them_and_resume() {
     let err = Trainer::new(
         start,
         Config {
-            planes: 7,
+            planes: 8,
             ..config
         },
     )
     .unwrap_err();
-    assert!(err.contains("7 input planes: othello takes 3..=6"), "{err}");
+    assert!(err.contains("8 input planes: othello takes 3..=7"), "{err}");
+}
+
+#[test]
+fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_resumes() {
+    use games::search::{alpha_beta, FULL_WINDOW};
+    // Self-play from random 6×6 positions at 10 empties, every target exact (rescored from
+    // 10 empties), each game at komi 4 or −6 for Black. Every sample's margin is then its
+    // own position's exact score (plain alpha-beta over the `Game` trait, the rules'
+    // scoring) plus its komi, the komi is the game's for the side to move, and the games
+    // file keeps it.
+    let config = Config {
+        exact_endgame: 10,
+        planes: 7,
+        komi: vec![4, -6],
+        ..quiet_othello(16)
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let net = Trainer::new(start, config.clone()).unwrap().net;
+    let mut rng = games::rng::Rng::new(5);
+    let (mut seen, mut games, mut komis) = (0, Vec::new(), std::collections::BTreeSet::new());
+    while games.len() < 24 {
+        let board = random_endgame(&mut rng, 10);
+        if board.is_game_over() {
+            continue;
+        }
+        let game = play(&board, &net, &config, games.len() as u64);
+        let Some(first) = game.samples.first() else {
+            continue;
+        };
+        // The first searched position is the start or after forced moves; at the start
+        // (two or more moves) its side to move is the board's.
+        let black = if board.legal_moves().len() > 1 {
+            let k = i32::from(first.komi);
+            if board.side_to_move() == games::Color::Black {
+                k
+            } else {
+                -k
+            }
+        } else {
+            continue;
+        };
+        assert!(black == 4 || black == -6, "komi {black} for Black");
+        komis.insert(black);
+        for s in &game.samples {
+            assert_eq!(i32::from(s.komi).abs(), black.abs(), "{s:?}");
+            let bits = |code: u8| {
+                let square = |i: usize| games::othello::Square::new(i / 6, i % 6).bitboard().0;
+                let cells = s.cells.iter().enumerate();
+                games::othello::Bitboard(
+                    cells
+                        .filter(|&(_, &c)| c == code)
+                        .map(|(i, _)| square(i))
+                        .sum(),
+                )
+            };
+            let position =
+                games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black)
+                    .unwrap();
+            let value = alpha_beta(&position, FULL_WINDOW).value;
+            assert_eq!(i32::from(s.margin), value + i32::from(s.komi), "{position}");
+            assert_eq!(s.z, s.margin.signum() as i8);
+            seen += 1;
+        }
+        // The result for Black counts Black's komi.
+        let first_black = if board.side_to_move() == games::Color::Black {
+            i32::from(first.margin)
+        } else {
+            -i32::from(first.margin)
+        };
+        assert_eq!(i32::from(game.black), first_black.signum());
+        games.push(game);
+    }
+    assert!(seen > 100, "{seen} positions");
+    assert_eq!(
+        komis.into_iter().collect::<Vec<_>>(),
+        [-6, 4],
+        "both komis drawn"
+    );
+    let bytes = tools::alphazero::exchange::to_bytes("othello", 6, &games);
+    let read = tools::alphazero::exchange::from_bytes(&bytes, "othello", 6).unwrap();
+    assert_eq!(read, games, "the games file keeps the komi");
+
+    // On 4×4: the komi plane changes what is learnt from the same start, a run with it
+    // resumes, the setting is recorded, and a komi beyond the board is refused.
+    let (small, start, _) = small_othello();
+    let plane = Config {
+        planes: 7,
+        ..small.clone()
+    };
+    let komi = Config {
+        komi: vec![2, -2],
+        ..plane.clone()
+    };
+    changes_learning_and_resumes(start, &plane, &komi);
+    assert_recorded(start, &komi, plane, "komi: [2, -2]");
+    let err = Trainer::new(
+        start,
+        Config {
+            komi: vec![17],
+            ..small
+        },
+    )
+    .err()
+    .unwrap();
+    assert!(
+        err.contains("komi 17: more than the board's 16 points"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -1039,7 +1147,12 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --bogus => unknown option
         othello --role boss => --role is both, worker or trainer, not "boss"
         go --features 1 => --features
-        othello --features 4 => --features
+        othello --features 5 => --features
+        othello --komi 0,4 => --komi with 2 komis needs the komi plane, so that the network sees which: give --features 4
+        othello --features 4 --komi 0,x => --komi must be a whole number from -36 to 36, not "x"
+        othello --features 4 --komi 37 => --komi must be a whole number from -36 to 36, not "37"
+        othello --features 4 --komi => --komi needs a value
+        go --komi 2 => --komi is for othello, not go
         othello --score -1 => --score
         othello --score-utility 0.3 => --score-utility needs the score head
         othello --score 1 --score-utility 0.3:0 => --score-utility takes W or W:SCALE

@@ -44,10 +44,10 @@ pub trait Encode: Game {
 pub const PLANES: usize = 3;
 
 /// The input planes a network for the game named `name` may have: [`PLANES`], and for
-/// Othello up to its [`Encode::FEATURES`] more.
+/// Othello up to its [`Encode::FEATURES`] more and then the komi plane (see [`planes_of`]).
 pub fn planes_for(name: &str) -> std::ops::RangeInclusive<usize> {
     if name == <crate::othello::Board as Encode>::NAME {
-        PLANES..=PLANES + <crate::othello::Board as Encode>::FEATURES
+        PLANES..=PLANES + <crate::othello::Board as Encode>::FEATURES + 1
     } else {
         PLANES..=PLANES
     }
@@ -61,9 +61,17 @@ pub fn cells_of(planes: &[f32], cells: &mut [u8]) {
     }
 }
 
+/// A komi of this many discs or points fills the komi plane with 1 (see [`planes_of`]).
+pub const KOMI_SCALE: f32 = 8.0;
+
 /// The `count` input planes per point (`[point][plane]`, [`PLANES`] ≤ `count` ≤ `PLANES +
-/// G::FEATURES`) of a position whose stones are `cells` (as [`cells_of`] codes them), into
-/// `out`; `extra` is scratch space. What a network with `count` planes sees.
+/// G::FEATURES + 1`) of a position whose stones are `cells` (as [`cells_of`] codes them)
+/// and whose side to move gets `komi` added to its final score, into `out`; `extra` is
+/// scratch space. What a network with `count` planes sees: the stone planes, the first
+/// `count − 3` of the game's features, and with all of them and one plane more, the komi
+/// plane, `komi / KOMI_SCALE` at every point (KataGo's komi input: one network learns
+/// the game at every komi it is trained on, so the games played at a komi that makes the
+/// opening even teach both sides). Without the komi plane, `komi` is not seen.
 ///
 /// # Panics
 ///
@@ -71,17 +79,19 @@ pub fn cells_of(planes: &[f32], cells: &mut [u8]) {
 pub fn planes_of<G: Encode>(
     size: usize,
     cells: &[u8],
+    komi: i32,
     count: usize,
     extra: &mut Vec<f32>,
     out: &mut [f32],
 ) {
     assert!(
-        (PLANES..=PLANES + G::FEATURES).contains(&count),
+        (PLANES..=PLANES + G::FEATURES + 1).contains(&count),
         "{} planes for {}",
         count,
         G::NAME
     );
-    let more = count - PLANES;
+    let more = (count - PLANES).min(G::FEATURES);
+    let komi_plane = count > PLANES + G::FEATURES;
     extra.clear();
     extra.resize(cells.len() * more, 0.0);
     if more > 0 {
@@ -91,7 +101,10 @@ pub fn planes_of<G: Encode>(
         let o = &mut out[p * count..][..count];
         o.fill(0.0);
         o[usize::from(cell.min(2))] = 1.0;
-        o[PLANES..].copy_from_slice(&extra[p * more..][..more]);
+        o[PLANES..PLANES + more].copy_from_slice(&extra[p * more..][..more]);
+        if komi_plane {
+            o[count - 1] = komi as f32 / KOMI_SCALE;
+        }
     }
 }
 
@@ -265,10 +278,16 @@ enum Views {
 /// With a score head ([`crate::nn::Shape::score`]) and [`Inference::use_score`], the value
 /// the search backs up is KataGo's utility: the value plus a [`ScoreUtility`] of the
 /// expected final margin.
+///
+/// With [`Inference::set_komi`], the search plays the game at a komi: every finished game's
+/// score (and every proved one) counts the komi, and a network with the komi plane
+/// ([`planes_of`]) sees it.
 #[derive(Clone, Debug)]
 pub struct Inference<'a> {
     net: &'a Net,
     act: Activations,
+    /// Points added to Black's final score (taken from White's).
+    komi: i32,
     /// The last evaluation's expected margin over the points (0 without a score head).
     score: f32,
     utility: Option<ScoreUtility>,
@@ -293,6 +312,7 @@ impl<'a> Inference<'a> {
         Inference {
             net,
             act: Activations::new(shape),
+            komi: 0,
             score: 0.0,
             utility: None,
             legal: vec![false; shape.outputs()],
@@ -408,7 +428,29 @@ impl<'a> Inference<'a> {
         self.cells.resize(size * size, 2);
         game.encode(&mut self.stones);
         cells_of(&self.stones, &mut self.cells);
-        planes_of::<G>(size, &self.cells, count, &mut self.extra, out);
+        let komi = self.komi_for(game.side());
+        planes_of::<G>(size, &self.cells, komi, count, &mut self.extra, out);
+    }
+
+    /// Plays the games searched from now on at `komi` points for Black (negative: for
+    /// White): finished and proved scores count it, and a network with the komi plane sees
+    /// it. 0, the rules' own scoring, until set.
+    pub fn set_komi(&mut self, komi: i32) {
+        self.komi = komi;
+    }
+
+    /// The komi for Black that [`Inference::set_komi`] set.
+    pub fn komi(&self) -> i32 {
+        self.komi
+    }
+
+    /// The komi added to `side`'s final score.
+    pub fn komi_for(&self, side: Color) -> i32 {
+        if side == Color::Black {
+            self.komi
+        } else {
+            -self.komi
+        }
     }
 }
 
@@ -506,6 +548,7 @@ impl<G: Encode> Evaluator<G> for Inference<'_> {
     }
 
     fn exact(&mut self, game: &G, score: i32) -> f64 {
+        let score = score + self.komi_for(game.side());
         // The result's sign as an integer: f64::signum would call a draw (+0.0) a win.
         let (value, margin) = (f64::from(score.signum()), f64::from(score));
         match self.utility {

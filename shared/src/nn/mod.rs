@@ -30,7 +30,7 @@ mod net;
 mod weights;
 
 pub use encode::{
-    cells_of, planes_for, planes_of, symmetry, Encode, Inference, ScoreUtility, PLANES,
+    cells_of, planes_for, planes_of, symmetry, Encode, Inference, ScoreUtility, KOMI_SCALE, PLANES,
 };
 pub use net::{
     conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
@@ -145,7 +145,7 @@ mod tests {
         cells_of(&stones, &mut cells);
         let count = PLANES + <crate::othello::Board as Encode>::FEATURES;
         let mut out = vec![0.0; n * n * count];
-        planes_of::<crate::othello::Board>(n, &cells, count, &mut Vec::new(), &mut out);
+        planes_of::<crate::othello::Board>(n, &cells, 0, count, &mut Vec::new(), &mut out);
         out
     }
 
@@ -197,12 +197,12 @@ mod tests {
         let (mut some, mut all) = (vec![0.0; 36 * 4], vec![0.0; 36 * 6]);
         cells[14] = 0;
         cells[15] = 1;
-        planes_of::<crate::othello::Board>(6, &cells, 4, &mut Vec::new(), &mut some);
-        planes_of::<crate::othello::Board>(6, &cells, 6, &mut Vec::new(), &mut all);
+        planes_of::<crate::othello::Board>(6, &cells, 0, 4, &mut Vec::new(), &mut some);
+        planes_of::<crate::othello::Board>(6, &cells, 0, 6, &mut Vec::new(), &mut all);
         for p in 0..36 {
             assert_eq!(some[p * 4..][..4], all[p * 6..][..4]);
         }
-        assert_eq!(planes_for("othello"), 3..=6);
+        assert_eq!(planes_for("othello"), 3..=7);
         assert_eq!(planes_for("go"), 3..=3);
     }
 
@@ -239,15 +239,80 @@ mod tests {
         // And a weights file with six planes loads for Othello, not for Go.
         let bytes = net.to_bytes("othello");
         assert!(Net::from_bytes_for(&bytes, "othello", Some(6), planes_for("othello")).is_ok());
-        let seven = Net::random(Shape { planes: 7, ..shape }, 1)
+        let eight = Net::random(Shape { planes: 8, ..shape }, 1)
             .unwrap()
             .to_bytes("othello");
         let err =
-            Net::from_bytes_for(&seven, "othello", Some(6), planes_for("othello")).unwrap_err();
+            Net::from_bytes_for(&eight, "othello", Some(6), planes_for("othello")).unwrap_err();
         assert!(
-            err.to_string().contains("with 7 planes, not 6x6 with 3-6"),
+            err.to_string().contains("with 8 planes, not 6x6 with 3-7"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_komi_plane_follows_the_features_and_the_komi_counts_in_finished_games() {
+        use crate::mcts::Evaluator;
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for k in 0..5 {
+            let moves = board.legal_moves();
+            board = board.after(moves[k % moves.len()]).unwrap();
+        }
+        let mut stones = vec![0.0; 36 * PLANES];
+        board.encode(&mut stones);
+        let mut cells = vec![0; 36];
+        cells_of(&stones, &mut cells);
+        let (mut six, mut seven) = (vec![0.0; 36 * 6], vec![0.0; 36 * 7]);
+        planes_of::<crate::othello::Board>(6, &cells, -4, 6, &mut Vec::new(), &mut six);
+        planes_of::<crate::othello::Board>(6, &cells, -4, 7, &mut Vec::new(), &mut seven);
+        for p in 0..36 {
+            assert_eq!(seven[p * 7..][..6], six[p * 6..][..6], "point {p}");
+            assert_eq!(seven[p * 7 + 6], -4.0 / KOMI_SCALE, "point {p}");
+        }
+        // The network sees the komi of the side to move: White's is Black's negated.
+        let net = Net::random(
+            Shape {
+                planes: 7,
+                ..shape(6)
+            },
+            3,
+        )
+        .unwrap();
+        let mut inference = Inference::new(&net);
+        let moves = board.legal_moves();
+        let plain = inference.policy_value(&board, &moves).1;
+        inference.set_komi(4);
+        let black_komi = inference.policy_value(&board, &moves).1;
+        assert_ne!(plain, black_komi, "a network with the plane sees the komi");
+        let side = board.side_to_move();
+        let mut act = Activations::new(net.shape());
+        let komi = if side == crate::Color::Black { 4 } else { -4 };
+        planes_of::<crate::othello::Board>(6, &cells, komi, 7, &mut Vec::new(), &mut act.input);
+        net.forward(&mut act);
+        assert_eq!(black_komi, act.value);
+        // A finished game: Black 20, White 16 (a 6x6 board filled row by row).
+        let (mut black, mut white) = (0, 0);
+        for p in 0..36 {
+            let bit = crate::othello::Square::new(p / 6, p % 6).bitboard().0;
+            if p < 20 {
+                black |= bit;
+            } else {
+                white |= bit;
+            }
+        }
+        let (black, white) = (
+            crate::othello::Bitboard(black),
+            crate::othello::Bitboard(white),
+        );
+        let done = crate::othello::Board::from_discs(6, black, white, crate::Color::White).unwrap();
+        assert_eq!(done.score(), Some(-4), "White to move lost by 4");
+        let mut at = |komi: i32| {
+            let mut e = Inference::new(&net);
+            e.set_komi(komi);
+            Evaluator::terminal(&mut e, &done).unwrap()
+        };
+        // A komi for Black is taken from White's score; a negative one is White's.
+        assert_eq!((at(0), at(-4), at(-6), at(2)), (-1.0, 0.0, 1.0, -1.0));
     }
 
     #[test]

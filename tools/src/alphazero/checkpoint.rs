@@ -2,7 +2,7 @@
 //! rename), so a run stopped at any moment resumes from its last generation.
 //!
 //! ```text
-//! magic "GAMESCKP", version u32 (4; 1 to 3 are still read), game name (16 bytes, NUL-padded)
+//! magic "GAMESCKP", version u32 (5; 1 to 4 are still read), game name (16 bytes, NUL-padded)
 //! settings: u32 length, UTF-8 text (the Config as Debug prints it, with the learning-rate
 //!   drops begun by the checkpoint's generation; resuming checks it, leaving later drops
 //!   free; files written before this recorded all planned drops, and still resume)
@@ -13,7 +13,9 @@
 //!   parameters, then as many f32 momentum values
 //! replay window: u32 count; per position: z (i8), q (f32, the search's value; not in
 //!   version 1, where it reads as z), the final margin (i16, the game's score for the side
-//!   to move; not before version 3, where it reads as z times the board's points), one byte
+//!   to move; not before version 3, where it reads as z times the board's points), from
+//!   version 5 the komi (i8, added to the side to move's score; z and the margin count
+//!   it; before, 0), one byte
 //!   per point (0 mine, 1 theirs, 2 empty), from version 4 one byte per point for the
 //!   final owner (the same codes; 3 at every point: not known), the legal mask as bits
 //!   (outputs / 8 rounded up), π as f32 per output
@@ -29,12 +31,14 @@ use std::fmt;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"GAMESCKP";
-const VERSION: u32 = 4;
-/// When the checkpoint's positions gained q, the final margin and the final owners.
+const VERSION: u32 = 5;
+/// When the checkpoint's positions gained q, the final margin, the final owners and the
+/// komi.
 const SINCE: Since = Since {
     q: 2,
     margin: 3,
     owner: 4,
+    komi: 5,
 };
 /// The owner byte of every point of a position whose owners are not known.
 const UNKNOWN_OWNER: u8 = 3;
@@ -85,29 +89,34 @@ pub(super) struct Reader<'a> {
     layout: Layout,
 }
 
-/// How a file lays out one position: with the search's value q, the final margin and the
-/// final owners; without the owners; with q only; or (the oldest files) with none. Each
-/// layout holds all that the one before it does.
+/// How a file lays out one position: with the search's value q, the final margin, the
+/// final owners and the komi; without the komi; without the owners either; with q only;
+/// or (the oldest files) with none. Each layout holds all that the one before it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Layout {
     WithoutQ,
     WithQ,
     WithMargin,
     WithOwner,
+    WithKomi,
 }
 
-/// The versions of a format from which its positions carry q, the margin and the owners.
+/// The versions of a format from which its positions carry q, the margin, the owners and
+/// the komi.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Since {
     pub(super) q: u32,
     pub(super) margin: u32,
     pub(super) owner: u32,
+    pub(super) komi: u32,
 }
 
 impl Layout {
     /// The layout of a file of `version` in a format whose fields arrived as `since` says.
     pub(super) fn of(version: u32, since: Since) -> Layout {
-        if version >= since.owner {
+        if version >= since.komi {
+            Layout::WithKomi
+        } else if version >= since.owner {
             Layout::WithOwner
         } else if version >= since.margin {
             Layout::WithMargin
@@ -150,6 +159,11 @@ impl<'a> Reader<'a> {
             // the outcome, as the file's trainer had it.
             i16::from(z) * n as i16
         };
+        let komi = if self.layout >= Layout::WithKomi {
+            self.take(1, "positions")?[0] as i8
+        } else {
+            0
+        };
         let cells = self.take(n, "positions")?.to_vec();
         let mut owner = Vec::new();
         if self.layout >= Layout::WithOwner {
@@ -173,7 +187,8 @@ impl<'a> Reader<'a> {
         if !(-1..=1).contains(&z)
             || !(-1.0..=1.0).contains(&q)
             || i32::from(margin).signum() != i32::from(z)
-            || i32::from(margin).abs() > n_points
+            || i32::from(komi).abs() > n_points
+            || i32::from(margin).abs() > n_points + i32::from(komi).abs()
             || cells.iter().any(|&c| c > 2)
         {
             return Err(CheckpointError::Corrupt(
@@ -188,6 +203,7 @@ impl<'a> Reader<'a> {
             q,
             margin,
             owner,
+            komi,
         })
     }
 
@@ -479,6 +495,9 @@ pub(super) fn put_sample(out: &mut Vec<u8>, s: &Sample, layout: Layout) {
     if layout >= Layout::WithMargin {
         out.extend_from_slice(&s.margin.to_le_bytes());
     }
+    if layout >= Layout::WithKomi {
+        out.push(s.komi as u8);
+    }
     out.extend_from_slice(&s.cells);
     if layout >= Layout::WithOwner {
         if s.owner.is_empty() {
@@ -503,7 +522,8 @@ fn sample_bytes(size: usize, layout: Layout) -> usize {
     let q = if layout >= Layout::WithQ { 4 } else { 0 };
     let margin = if layout >= Layout::WithMargin { 2 } else { 0 };
     let owner = if layout >= Layout::WithOwner { n } else { 0 };
-    1 + q + margin + n + owner + bit_bytes(outputs) + 4 * outputs
+    let komi = usize::from(layout >= Layout::WithKomi);
+    1 + q + margin + komi + n + owner + bit_bytes(outputs) + 4 * outputs
 }
 
 /// Bytes that hold `bits` bits (`usize::div_ceil` is newer than our oldest compiler).
@@ -538,11 +558,13 @@ mod tests {
             .expect("this version reads back");
         assert_eq!(now.window, trainer.window);
         let three = trainer.to_bytes_as(3);
-        // Version 4 adds the owners (a byte per point) and the ownership head's count.
-        assert_eq!(
-            three.len() + 9 * trainer.window.len() + 4,
-            trainer.to_bytes().len()
-        );
+        // Version 4 adds the owners (a byte per point) and the ownership head's count,
+        // version 5 the komi (a byte).
+        let four = trainer.to_bytes_as(4);
+        assert_eq!(three.len() + 9 * trainer.window.len() + 4, four.len());
+        assert_eq!(four.len() + trainer.window.len(), trainer.to_bytes().len());
+        let read = Trainer::from_bytes(&four, start, config.clone()).expect("version 4 reads");
+        assert_eq!(read.window, trainer.window, "komi 0, as before it was kept");
         let old = trainer.to_bytes_as(1);
         // Six bytes fewer per position: no q, no margin.
         assert_eq!(old.len() + 6 * trainer.window.len(), three.len());

@@ -6,11 +6,12 @@
 //! shared filesystem, so many workers on many machines (a Slurm array, Kubernetes Jobs)
 //! feed one trainer with no cluster code here.
 //!
-//! A games file: magic `GAMESGMS`, version u32 (5; 2 to 4 are still read), game name (16
+//! A games file: magic `GAMESGMS`, version u32 (6; 2 to 5 are still read), game name (16
 //! bytes), board size u32, games u32; per game its result for Black (i8), its network
 //! evaluations u64 (new in version 2, for the trainer's rate) and positions u32, each
 //! position in the checkpoint's layout (with q from version 3 on, with the final margin
-//! from version 4 on, with the final owners from version 5 on); FNV-1a 64 of all before it.
+//! from version 4 on, with the final owners from version 5 on, with the komi from version
+//! 6 on); FNV-1a 64 of all before it.
 //! Little-endian.
 
 use super::checkpoint::{header, open, put_sample, seal, Layout, Since};
@@ -18,12 +19,14 @@ use super::{write_atomically, CheckpointError, Played};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"GAMESGMS";
-const VERSION: u32 = 5;
-/// When the positions of games files gained q, the final margin and the final owners.
+const VERSION: u32 = 6;
+/// When the positions of games files gained q, the final margin, the final owners and the
+/// komi.
 const SINCE: Since = Since {
     q: 3,
     margin: 4,
     owner: 5,
+    komi: 6,
 };
 
 /// The folder of games files in a run directory.
@@ -142,7 +145,7 @@ mod tests {
     use games::tictactoe::Board;
 
     #[test]
-    fn games_files_of_versions_2_to_4_read_what_they_lack_as_unknown_and_1_is_refused() {
+    fn games_files_of_versions_2_to_5_read_what_they_lack_as_unknown_and_1_is_refused() {
         let config = Config {
             simulations: 8,
             ..Config::preset("tictactoe").expect("a preset")
@@ -177,6 +180,9 @@ mod tests {
                 assert!(x.owner.is_empty() && y.owner.len() == 9, "{x:?} {y:?}");
             }
         }
+        // Version 5 had no komi: every game then was played at 0, as these were.
+        let five = from_bytes(&to_bytes_as(5, "tictactoe", 3, &games), "tictactoe", 3);
+        assert_eq!(five.expect("version 5 reads"), games);
         let err = from_bytes(&to_bytes_as(1, "tictactoe", 3, &games), "tictactoe", 3);
         let err = err.expect_err("version 1 had no evaluation counts");
         assert!(err.to_string().contains("version 1"), "{err}");

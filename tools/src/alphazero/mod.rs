@@ -123,6 +123,14 @@ pub struct Config {
     pub exact_share: f64,
     /// Which targets [`Config::exact_endgame`] rescores in a rescored game.
     pub exact_targets: ExactTargets,
+    /// KataGo's komi in self-play: each game is played at one of these komis (points
+    /// added to Black's final score, taken from White's), drawn from the game's seed apart
+    /// from its moves; empty: every game at 0, the rules' own scoring. Results, margins and
+    /// exact targets count the game's komi, and a network with the komi plane
+    /// ([`games::nn::planes_of`]) sees it. A komi near what perfect play wins by makes the
+    /// opening even, so that once one side plays well the other side's positions are not
+    /// all lost and its value still learns which are better.
+    pub komi: Vec<i32>,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -170,6 +178,7 @@ impl Config {
             exact_endgame: 0,
             exact_share: 1.0,
             exact_targets: ExactTargets::All,
+            komi: Vec::new(),
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -329,6 +338,9 @@ impl std::fmt::Debug for Config {
         if self.exact_targets != ExactTargets::All {
             s.field("exact_targets", &self.exact_targets);
         }
+        if !self.komi.is_empty() {
+            s.field("komi", &self.komi);
+        }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
             s.field("lr_drops", &self.lr_drops);
@@ -430,16 +442,22 @@ where
     ///
     /// # Errors
     ///
-    /// A message if the network shape is outside the limits.
+    /// A message if the network shape is outside the limits or a komi is larger than the
+    /// board.
     pub fn new(start: G, config: Config) -> Result<Trainer<G>, String> {
-        if !(PLANES..=PLANES + G::FEATURES).contains(&config.planes) {
+        let planes = games::nn::planes_for(G::NAME);
+        if !planes.contains(&config.planes) {
             return Err(format!(
                 "{} input planes: {} takes {}..={}",
                 config.planes,
                 G::NAME,
-                PLANES,
-                PLANES + G::FEATURES
+                planes.start(),
+                planes.end()
             ));
+        }
+        let points = start.board_size().pow(2) as i32;
+        if let Some(k) = config.komi.iter().find(|k| k.abs() > points.min(127)) {
+            return Err(format!("komi {k}: more than the board's {points} points"));
         }
         let shape = config.shape(start.board_size());
         let net = Net::random(shape, mix(config.seed ^ 0x006e_6574)).map_err(|e| e.to_string())?;

@@ -77,6 +77,10 @@ pub struct Sample {
     /// target. (The final position's stones: for Othello the discs counted; for Go, stones
     /// without the territory.) Empty for files written before it was kept.
     pub owner: Vec<u8>,
+    /// The komi the game was played at, added to the side to move's final score (see
+    /// [`Config::komi`]); `z` and `margin` count it. 0 for files written before it was
+    /// kept.
+    pub komi: i8,
 }
 
 impl Sample {
@@ -97,7 +101,15 @@ impl Sample {
         for (p, &cell) in self.cells.iter().enumerate() {
             scratch.cells[symmetry(size, t, p)] = cell;
         }
-        planes_of::<G>(size, &scratch.cells, count, &mut scratch.extra, planes);
+        let komi = i32::from(self.komi);
+        planes_of::<G>(
+            size,
+            &scratch.cells,
+            komi,
+            count,
+            &mut scratch.extra,
+            planes,
+        );
     }
 
     /// The value target on a board of `points` points: `(1 − q_share) · r + q_share · q`,
@@ -223,7 +235,20 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     let rescore = config.exact_endgame > 0
         && (config.exact_share >= 1.0
             || Rng::new(seed ^ 0x6578_6163_745f_7368).unit() < config.exact_share);
+    // The game's komi for Black, from its own stream too (the seed mixed with "komi").
+    let komi = match config.komi.len() {
+        0 => 0,
+        k => config.komi[Rng::new(seed ^ 0x6b6f_6d69).below(k)],
+    };
+    let komi_for = |side: games::Color| {
+        if side == games::Color::Black {
+            komi
+        } else {
+            -komi
+        }
+    };
     let mut inference = Inference::new(net);
+    inference.set_komi(komi);
     if let Some((weight, scale)) = config.score_utility {
         inference.use_score(weight, scale);
     }
@@ -249,7 +274,8 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     let limit = 4 * n + 8;
     while game.score().is_none() && plies < limit {
         let solved = if rescore {
-            game.exact_score(config.exact_endgame)
+            let komi = komi_for(game.side());
+            game.exact_score(config.exact_endgame).map(|s| s + komi)
         } else {
             None
         };
@@ -317,7 +343,9 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         game = game.after(mv).expect("a listed move is legal");
     }
     let last = sample_of(&game, &[], &[], 0.0, &mut planes).cells;
-    let clamp = |score: i32| i16::try_from(score.clamp(-(n as i32), n as i32)).unwrap_or(0);
+    // Scores within the board's points, and the komi.
+    let most = n as i32 + komi.abs();
+    let clamp = |score: i32| i16::try_from(score.clamp(-most, most)).unwrap_or(0);
     // A margin for `side` seen by Black, or one for Black seen by `side`.
     let flip = |side: games::Color, margin: i16| {
         if side == games::Color::Black {
@@ -328,7 +356,10 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     };
     // Black's played margin, and its rescored one: the first solved position's (the
     // played one where no position was solved).
-    let played = flip(game.side(), clamp(game.score().unwrap_or(0)));
+    let played = flip(
+        game.side(),
+        clamp(game.score().map_or(0, |s| s + komi_for(game.side()))),
+    );
     let black_margin = cut.map_or(played, |(side, score)| flip(side, clamp(score)));
     let targets = config.exact_targets;
     let black = if targets == ExactTargets::All {
@@ -349,6 +380,8 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         };
         sample.z = outcome.signum() as i8;
         sample.margin = margin;
+        // Trainer::new keeps the komi within the board's points and an i8.
+        sample.komi = komi_for(side).clamp(-127, 127) as i8;
         // `last` is seen from the side to move at the end: swap for the other side.
         let swap = u8::from(side != mover);
         sample.owner = last
@@ -382,6 +415,7 @@ fn sample_of<G: Encode>(
         q,
         margin: 0,
         owner: Vec::new(),
+        komi: 0,
     };
     game.encode(planes);
     cells_of(planes, &mut sample.cells);

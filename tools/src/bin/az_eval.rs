@@ -63,6 +63,12 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       W * (2/pi) * atan((margin - centre) / S), the margin the network's
                       score head expects (az_train --score), the centre the margin it
                       expects at the search's root, S in discs (default 2); W in 0..1
+  --komi K            the trained network's players (policy, netN, the agent of the
+                      whole games, --explain) play as if Black got K discs more (-36..=36;
+                      default 0): their searches count K in every finished game, and a
+                      network with the komi plane (az_train --komi) sees it. Mistakes,
+                      disc loss and the games' results are still those of the real game
+                      (komi 0). K = 4 is 6x6 Othello's even game (perfect play: a draw)
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
                       mistake or a slip (the outcome kept, discs given away), tell why: did
@@ -213,6 +219,7 @@ fn player<'a>(
     for (policy, views) in [("policyavg", Views::Averaged), ("policy", Views::Plain)] {
         if name == policy {
             let mut inference = views.inference(need()?, seed);
+            inference.set_komi(search.komi);
             return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
         }
     }
@@ -518,6 +525,8 @@ struct NetSearch {
     settings: Settings,
     /// KataGo's score utility: weight and scale (discs).
     score: Option<(f64, f64)>,
+    /// The komi for Black the search plays at (`--komi`).
+    komi: i32,
 }
 
 impl NetSearch {
@@ -525,6 +534,7 @@ impl NetSearch {
     /// (`seed` for the random views), with the score utility if one is asked for.
     fn inference(self, views: Views, net: &Net, seed: u64) -> Inference<'_> {
         let mut inference = views.inference(net, seed);
+        inference.set_komi(self.komi);
         if let Some((weight, scale)) = self.score {
             inference.use_score(weight, scale);
         }
@@ -603,6 +613,7 @@ fn parse() -> Result<Run, String> {
         search: NetSearch {
             settings: settings(0),
             score: None,
+            komi: 0,
         },
         explain: None,
         seed: 1,
@@ -625,6 +636,7 @@ fn parse() -> Result<Run, String> {
                 run.threads = cli::number(&flag, args.next(), 1..=64)?;
             }
             "--versus-solver" => run.versus_solver = true,
+            "--komi" => run.search.komi = cli::number(&flag, args.next(), -36..=36)?,
             "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
                 run.versus_playouts = cli::number(&flag, args.next(), ..=10_000)?;

@@ -46,9 +46,10 @@ Settings (defaults depend on the game; `--show` prints them):
   --value-channels N  the value head's 1x1 convolution: N channels (1..32; default 1, as
                       AlphaZero), so that its dense layers see N numbers per point
   --features N        input planes beyond the 3 stone planes (AlphaZero's raw board,
-                      the default 0): for othello up to 3, in this order: where the side
+                      the default 0): for othello up to 4, in this order: where the side
                       to move may play, where the opponent could, the parity of the
-                      empty squares (written in the weights file's shape)
+                      empty squares, the komi (--komi) for the side to move over 8
+                      (written in the weights file's shape)
   --simulations N --c-puct C            the self-play search
   --fast-simulations N --full-share P   playout cap randomisation (KataGo): a move's
                       search is full (--simulations, root noise, kept for training) with
@@ -105,6 +106,14 @@ Settings (defaults depend on the game; `--show` prints them):
                       not win with perfect play (the side ahead then chooses its
                       moves by perfect play's results, the side behind by where its
                       opponent slipped in play)
+  --komi LIST         othello: KataGo's komi in self-play. Each game is played at one
+                      of these comma-separated komis (discs added to Black's final
+                      score, taken from White's; -36..=36), drawn apart from its moves;
+                      its results, margins and exact targets count it. More than one
+                      needs the komi plane (--features 4) so that the network sees
+                      which. 4 makes 6x6 Othello even (White wins 20-16 with perfect
+                      play), so that Black's positions are not all lost once White
+                      plays well. Default: 0 for every game.
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -290,6 +299,13 @@ fn parse() -> Result<Run, String> {
                 ];
                 c.exact_targets = cli::choice(&flag, it.next(), &targets)?;
             }
+            "--komi" => {
+                let text = cli::text(&flag, it.next())?;
+                c.komi = text
+                    .split(',')
+                    .map(|k| cli::number(&flag, Some(k.trim().to_string()), -36..=36))
+                    .collect::<Result<_, _>>()?;
+            }
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
             "--lr-drop" => {
                 let form = "GENERATION:RATE, as 300:0.002";
@@ -317,6 +333,17 @@ fn parse() -> Result<Run, String> {
         return Err(format!(
             "--exact-endgame needs a solver: othello has one, {} not",
             run.game
+        ));
+    }
+    if !config.komi.is_empty() && run.game != "othello" {
+        return Err(format!("--komi is for othello, not {}", run.game));
+    }
+    let komi_plane = *games::nn::planes_for(&run.game).end();
+    if config.komi.len() > 1 && config.planes != komi_plane {
+        return Err(format!(
+            "--komi with {} komis needs the komi plane, so that the network sees which: give --features {}",
+            config.komi.len(),
+            komi_plane - games::nn::PLANES
         ));
     }
     if config.exact_targets != ExactTargets::All && config.exact_endgame == 0 {

@@ -61,7 +61,9 @@ struct Options {
     evaluator: Eval,
     settings: Settings,
     seed: u64,
-    komi: f64,
+    /// `--komi`, if given: Go's (7.5 if not), or for Othello the network's search's komi
+    /// for Black (0 if not).
+    komi: Option<f64>,
     selfplay: bool,
     seed_compatible: bool,
 }
@@ -88,7 +90,9 @@ iterations (c = 2) from the empty board with the seed's sign convention.
   --iterations N            search iterations per move (1..=1000000, default 500)
   --c-puct C                the exploration constant (0..=1000, default 2)
   --seed N                  random seed for the playouts (default 1)
-  --komi K                  komi for Go (default 7.5)
+  --komi K                  komi for Go (default 7.5); for Othello with --weights, the
+                            discs the search adds to Black's score (a whole number,
+                            -36..=36, default 0; az_train --komi)
   --selfplay                play a whole game between two searches
   --seed-compatible         the seed's sign convention and report (what no options means)
   -h, --help                this text
@@ -118,7 +122,7 @@ fn parse_options() -> Result<Options, String> {
         evaluator: Eval::Net,
         settings: Settings::default(),
         seed: 1,
-        komi: 7.5,
+        komi: None,
         selfplay: false,
         seed_compatible: args.peek().is_none(),
     };
@@ -146,7 +150,7 @@ fn parse_options() -> Result<Options, String> {
             }
             "--seed" => options.seed = cli::number(&flag, args.next(), ..)?,
             "--komi" => {
-                options.komi = cli::number(&flag, args.next(), -400.0..=400.0)?;
+                options.komi = Some(cli::number(&flag, args.next(), -400.0..=400.0)?);
             }
             "--selfplay" => options.selfplay = true,
             "--seed-compatible" => options.seed_compatible = true,
@@ -312,10 +316,31 @@ fn run_othello(options: &Options) -> Result<String, String> {
     match (options.evaluator, &options.weights) {
         (Eval::Net, Some(path)) => {
             let net = cli::load_weights(path, "othello", Some(board.size()))?;
-            play(&board, options, &mut Inference::new(&net))
+            let mut inference = Inference::new(&net);
+            inference.set_komi(options.othello_komi()?);
+            play(&board, options, &mut inference)
         }
         (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
+        (Eval::Playout, _) if options.komi.is_some() => Err("--komi for Othello is the network's search's: drop it with --evaluator playout".to_string()),
         (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed)),
+    }
+}
+
+impl Options {
+    /// Go's komi: `--komi`, or 7.5.
+    fn go_komi(&self) -> f64 {
+        self.komi.unwrap_or(7.5)
+    }
+
+    /// The Othello search's komi for Black: `--komi`, a whole number of discs, or 0.
+    fn othello_komi(&self) -> Result<i32, String> {
+        match self.komi {
+            None => Ok(0),
+            Some(k) if k.fract() == 0.0 && (-36.0..=36.0).contains(&k) => Ok(k as i32),
+            Some(k) => Err(format!(
+                "--komi for Othello must be a whole number of discs from -36 to 36, not {k}"
+            )),
+        }
     }
 }
 
@@ -369,7 +394,7 @@ fn run() -> Result<String, String> {
             let board =
                 go::Board::with_stones(n, n, placed).map_err(|e| format!("position: {e}"))?;
             let mut game =
-                go::Position::new(board, KoRule::PositionalSuperko).with_komi(options.komi);
+                go::Position::new(board, KoRule::PositionalSuperko).with_komi(options.go_komi());
             if let Some(s) = &setup {
                 game.set_side_to_move(s.to_move);
             }
@@ -420,8 +445,11 @@ fn play<G: Shown, E: Evaluator<G>>(
         "rules: {}; evaluator: {}; {} iterations, c_puct {}",
         match options.rules {
             Rules::Seed => "the seed's game".to_string(),
-            Rules::Go => format!("Go, positional superko, komi {}", options.komi),
-            Rules::Othello => "Othello".to_string(),
+            Rules::Go => format!("Go, positional superko, komi {}", options.go_komi()),
+            Rules::Othello => match options.komi {
+                Some(k) if k != 0.0 => format!("Othello, the search at komi {k} for Black"),
+                _ => "Othello".to_string(),
+            },
         },
         match (options.evaluator, &options.weights) {
             (Eval::Net, Some(path)) => format!("network {path}"),
