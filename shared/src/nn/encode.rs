@@ -15,7 +15,8 @@ pub trait Encode: Game {
 
     /// Feature planes the game can add after the three stone planes (0: none). A network
     /// for the game has from [`PLANES`] to `PLANES + FEATURES` input planes and sees the
-    /// first of the features in order.
+    /// first of the features in order (and may have the komi plane after all of them:
+    /// [`planes_of`]).
     const FEATURES: usize = 0;
 
     /// Writes `out` (`[point][extra]`, `extra` ≤ [`Encode::FEATURES`] planes per point)

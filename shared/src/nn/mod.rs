@@ -306,7 +306,7 @@ mod tests {
         );
         let done = crate::othello::Board::from_discs(6, black, white, crate::Color::White).unwrap();
         assert_eq!(done.score(), Some(-4), "White to move lost by 4");
-        let mut at = |komi: i32| {
+        let at = |komi: i32| {
             let mut e = Inference::new(&net);
             e.set_komi(komi);
             Evaluator::terminal(&mut e, &done).unwrap()

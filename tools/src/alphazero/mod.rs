@@ -41,7 +41,8 @@ pub struct Config {
     /// Value head channels (the 1×1 convolution's outputs): AlphaZero's 1 by default.
     pub value_channels: usize,
     /// Input planes: the 3 stone planes, and as many of the game's feature planes
-    /// ([`Encode::FEATURES`]) as this is above 3. 3 by default (AlphaZero's raw board).
+    /// ([`Encode::FEATURES`]) as this is above 3, and with one more, the komi plane
+    /// ([`games::nn::planes_of`]). 3 by default (AlphaZero's raw board).
     pub planes: usize,
     /// PUCT simulations per self-play move (per full search, when
     /// [`Config::fast_simulations`] is set).
