@@ -194,7 +194,8 @@ pub fn dirichlet(alpha: f64, k: usize, rng: &mut Rng) -> Vec<f64> {
 pub struct Played {
     /// One sample per searched position (forced moves are not searched).
     pub samples: Vec<Sample>,
-    /// The result for Black (+1, 0, −1; 0 also for a game stopped at the ply limit); in a
+    /// The result for Black at the game's komi (+1, 0, −1; 0 also for a game stopped at
+    /// the ply limit); in a
     /// game that [`Config::exact_endgame`] rescores, the result of perfect play from the
     /// first position the solver scored (with [`ExactTargets::All`]; else the played one).
     pub black: i8,
