@@ -463,6 +463,22 @@ fn self_play_with_the_score_utility_plays_for_discs_on_both_sides() {
     assert_recorded(start, &scored, base, "score_utility: (0.5, 8.0)");
 }
 
+/// A 6×6 sample's position with its side to move as Black: the exact score is the same
+/// for either colour.
+fn sample_position(sample: &Sample) -> games::othello::Board {
+    let bits = |code: u8| {
+        let square = |i: usize| games::othello::Square::new(i / 6, i % 6).bitboard().0;
+        let cells = sample.cells.iter().enumerate();
+        games::othello::Bitboard(
+            cells
+                .filter(|&(_, &c)| c == code)
+                .map(|(i, _)| square(i))
+                .sum(),
+        )
+    };
+    games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black).unwrap()
+}
+
 #[test]
 fn exact_endgame_targets_are_perfect_play_from_the_first_solved_position() {
     use games::search::{alpha_beta, FULL_WINDOW};
@@ -498,20 +514,7 @@ fn exact_endgame_targets_are_perfect_play_from_the_first_solved_position() {
             if empties(sample) > 8 {
                 continue;
             }
-            // The side to move as Black: the exact score is the same for either colour.
-            let bits = |code: u8| {
-                let square = |i: usize| games::othello::Square::new(i / 6, i % 6).bitboard().0;
-                let cells = sample.cells.iter().enumerate();
-                games::othello::Bitboard(
-                    cells
-                        .filter(|&(_, &c)| c == code)
-                        .map(|(i, _)| square(i))
-                        .sum(),
-                )
-            };
-            let position =
-                games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black)
-                    .unwrap();
+            let position = sample_position(sample);
             let value = alpha_beta(&position, FULL_WINDOW).value;
             assert_eq!(i32::from(sample.margin), value, "{position}");
             if empties(sample) == 8 && cut.is_none() {
@@ -940,19 +943,7 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
         komis.insert(black);
         for s in &game.samples {
             assert_eq!(i32::from(s.komi).abs(), black.abs(), "{s:?}");
-            let bits = |code: u8| {
-                let square = |i: usize| games::othello::Square::new(i / 6, i % 6).bitboard().0;
-                let cells = s.cells.iter().enumerate();
-                games::othello::Bitboard(
-                    cells
-                        .filter(|&(_, &c)| c == code)
-                        .map(|(i, _)| square(i))
-                        .sum(),
-                )
-            };
-            let position =
-                games::othello::Board::from_discs(6, bits(0), bits(1), games::Color::Black)
-                    .unwrap();
+            let position = sample_position(s);
             let value = alpha_beta(&position, FULL_WINDOW).value;
             assert_eq!(i32::from(s.margin), value + i32::from(s.komi), "{position}");
             assert_eq!(s.z, s.margin.signum() as i8);
