@@ -940,6 +940,7 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
             continue;
         };
         assert!(black == 4 || black == -6, "komi {black} for Black");
+        assert_eq!(i32::from(game.komi), black);
         komis.insert(black);
         for s in &game.samples {
             assert_eq!(i32::from(s.komi).abs(), black.abs(), "{s:?}");

@@ -138,6 +138,11 @@ impl<'a> Reader<'a> {
         sample_bytes(size, self.layout)
     }
 
+    /// How the file lays out a position.
+    pub(super) fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// Whether everything has been read.
     pub(super) fn done(&self) -> bool {
         self.at == self.bytes.len()

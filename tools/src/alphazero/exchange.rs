@@ -7,7 +7,8 @@
 //! feed one trainer with no cluster code here.
 //!
 //! A games file: magic `GAMESGMS`, version u32 (6; 2 to 5 are still read), game name (16
-//! bytes), board size u32, games u32; per game its result for Black (i8), its network
+//! bytes), board size u32, games u32; per game its result for Black (i8), from version 6
+//! its komi for Black (i8; before, 0), its network
 //! evaluations u64 (new in version 2, for the trainer's rate) and positions u32, each
 //! position in the checkpoint's layout (with q from version 3 on, with the final margin
 //! from version 4 on, with the final owners from version 5 on, with the komi from version
@@ -53,10 +54,14 @@ fn to_bytes_as(version: u32, game: &str, size: usize, games: &[Played]) -> Vec<u
     for Played {
         samples,
         black,
+        komi,
         evaluations,
     } in games
     {
         out.push(*black as u8);
+        if layout >= Layout::WithKomi {
+            out.push(*komi as u8);
+        }
         out.extend_from_slice(&evaluations.to_le_bytes());
         out.extend_from_slice(&(samples.len() as u32).to_le_bytes());
         for s in samples {
@@ -84,6 +89,11 @@ pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, 
     let mut games = Vec::with_capacity(count);
     for _ in 0..count {
         let black = r.take(1, "games")?[0] as i8;
+        let komi = if r.layout() >= Layout::WithKomi {
+            r.take(1, "games")?[0] as i8
+        } else {
+            0
+        };
         let mut evaluations = [0; 8];
         evaluations.copy_from_slice(r.take(8, "games")?);
         let evaluations = u64::from_le_bytes(evaluations);
@@ -95,6 +105,7 @@ pub fn from_bytes(bytes: &[u8], game: &str, size: usize) -> Result<Vec<Played>, 
         games.push(Played {
             samples,
             black,
+            komi,
             evaluations,
         });
     }

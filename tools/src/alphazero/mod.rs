@@ -360,7 +360,7 @@ pub fn checkpoint_path(dir: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// What one generation did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Generation {
     /// The generation's number, from 1.
     pub number: u32,
@@ -376,6 +376,8 @@ pub struct Generation {
     pub loss: Loss,
     /// Self-play results this generation, for Black: wins, draws, losses.
     pub black: [u32; 3],
+    /// The same per komi for Black ([`Config::komi`]), smallest komi first.
+    pub black_by_komi: Vec<(i8, [u32; 3])>,
     /// Seconds of self-play, of training.
     pub seconds: (f64, f64),
 }
@@ -557,10 +559,21 @@ where
         for Played {
             samples,
             black,
+            komi,
             evaluations,
         } in games
         {
-            report.black[(1 - i32::from(black.signum())) as usize] += 1;
+            let result = (1 - i32::from(black.signum())) as usize;
+            report.black[result] += 1;
+            let at = &mut report.black_by_komi;
+            let i = match at.binary_search_by_key(&komi, |&(k, _)| k) {
+                Ok(i) => i,
+                Err(i) => {
+                    at.insert(i, (komi, [0; 3]));
+                    i
+                }
+            };
+            at[i].1[result] += 1;
             report.new_positions += samples.len();
             report.evaluations += evaluations;
             self.games += 1;

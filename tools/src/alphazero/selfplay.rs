@@ -195,10 +195,13 @@ pub struct Played {
     /// One sample per searched position (forced moves are not searched).
     pub samples: Vec<Sample>,
     /// The result for Black at the game's komi (+1, 0, −1; 0 also for a game stopped at
-    /// the ply limit); in a
-    /// game that [`Config::exact_endgame`] rescores, the result of perfect play from the
-    /// first position the solver scored (with [`ExactTargets::All`]; else the played one).
+    /// the ply limit); in a game that [`Config::exact_endgame`] rescores, the result of
+    /// perfect play from the first position the solver scored (with [`ExactTargets::All`];
+    /// else the played one).
     pub black: i8,
+    /// The game's komi for Black ([`Config::komi`]; 0 in games files written before it
+    /// was kept).
+    pub komi: i8,
     /// Simulations run by the game's searches, full and fast (network evaluations).
     pub evaluations: u64,
 }
@@ -393,6 +396,8 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     Played {
         samples,
         black,
+        // Trainer::new keeps the komi within an i8.
+        komi: komi.clamp(-127, 127) as i8,
         evaluations,
     }
 }

@@ -124,7 +124,8 @@ Settings (defaults depend on the game; `--show` prints them):
   --show              print the settings and exit
   -h, --help          this text
 
-Progress goes to stderr, one line per generation: games, positions/s, losses, elapsed.
+Progress goes to stderr, one line per generation: games, positions/s, losses, self-play's
+record for Black (at each komi too, with --komi), elapsed.
 For tic-tac-toe each line also counts the raw policy's mistakes over all 4,520 positions
 (a move whose exact outcome is worse than the best).
 ";
@@ -489,6 +490,11 @@ where
             g.black[1],
             g.black[2],
         );
+        if trainer.config.komi.len() > 1 {
+            for (komi, [w, d, l]) in &g.black_by_komi {
+                let _ = write!(line, " (komi {komi}: {w}-{d}-{l})");
+            }
+        }
         if !trainer.ownership.is_empty() {
             let _ = write!(line, "  ownership {:.3}", g.loss.ownership);
         }
