@@ -7,7 +7,9 @@
 use games::tictactoe::Board;
 use std::path::Path;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, play, Config, ExactTargets, Played, Sample, Trainer};
+use tools::alphazero::{
+    checkpoint_path, play, Config, ExactTargets, Komi, Played, Sample, Trainer,
+};
 
 /// `az_train --game tictactoe`'s settings: small enough for the test command (about 15 s
 /// on two cores).
@@ -911,7 +913,7 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
     let config = Config {
         exact_endgame: 10,
         planes: 7,
-        komi: vec![4, -6],
+        komi: vec![Komi::Fixed(4), Komi::Fixed(-6)],
         ..quiet_othello(16)
     };
     let start = games::othello::Board::new(6).unwrap();
@@ -977,15 +979,15 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
         ..small.clone()
     };
     let komi = Config {
-        komi: vec![2, -2],
+        komi: vec![Komi::Fixed(2), Komi::Fixed(-2)],
         ..plane.clone()
     };
     changes_learning_and_resumes(start, &plane, &komi);
-    assert_recorded(start, &komi, plane, "komi: [2, -2]");
+    assert_recorded(start, &komi, plane.clone(), "komi: [2, -2]");
     let err = Trainer::new(
         start,
         Config {
-            komi: vec![17],
+            komi: vec![Komi::Fixed(17)],
             ..small
         },
     )
@@ -994,6 +996,58 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
     assert!(
         err.contains("komi 17: more than the board's 16 points"),
         "{err}"
+    );
+    let err = Trainer::new(
+        start,
+        Config {
+            komi: vec![Komi::Fair],
+            ..plane
+        },
+    )
+    .err()
+    .unwrap();
+    assert!(err.contains("the fair komi is the score head's"), "{err}");
+}
+
+#[test]
+fn the_fair_komi_is_what_the_score_head_expects_white_to_win_by_rounded_to_even() {
+    // Random 6×6 networks with a score head, at the start and after a move (White to
+    // move): the fair komi is even, within a disc of the margin the head expects White to
+    // win by at komi 0, and the komi a game drawn `fair` is played at.
+    let config = Config {
+        planes: 7,
+        score: 1.0,
+        komi: vec![Komi::Fair],
+        ..quiet_othello(4)
+    };
+    let start = games::othello::Board::new(6).unwrap();
+    let after = games::search::Game::after(&start, start.legal_moves()[0]).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let config = Config {
+            seed,
+            ..config.clone()
+        };
+        let net = Trainer::new(start, config.clone()).unwrap().net;
+        for board in [start, after] {
+            let mut probe = games::nn::Inference::new(&net);
+            probe.policy_value(&board, &board.legal_moves());
+            let for_side = probe.score();
+            let white = if board.side_to_move() == games::Color::White {
+                for_side
+            } else {
+                -for_side
+            };
+            let fair = tools::alphazero::fair_komi(&board, &net);
+            assert_eq!(fair % 2, 0, "{fair}");
+            assert!((fair as f32 - white).abs() <= 1.0, "{fair} for {white}");
+            assert_eq!(i32::from(play(&board, &net, &config, seed).komi), fair);
+            seen.insert(fair);
+        }
+    }
+    assert!(
+        seen.len() > 2,
+        "the random heads expect different margins: {seen:?}"
     );
 }
 
@@ -1140,7 +1194,9 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --role boss => --role is both, worker or trainer, not "boss"
         go --features 1 => --features
         othello --features 5 => --features
-        othello --komi 0,4 => --komi with 2 komis needs the komi plane, so that the network sees which: give --features 4
+        othello --komi 0,4 => --komi [0, 4] needs the komi plane, so that the network sees the game's: give --features 4
+        othello --score 1 --komi fair => --komi [fair] needs the komi plane
+        othello --features 4 --komi fair => --komi fair is what the score head expects: give --score W too
         othello --features 4 --komi 0,x => --komi must be a whole number from -36 to 36, not "x"
         othello --features 4 --komi 37 => --komi must be a whole number from -36 to 36, not "37"
         othello --features 4 --komi => --komi needs a value

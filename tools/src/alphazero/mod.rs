@@ -22,7 +22,7 @@ mod selfplay;
 
 pub use checkpoint::{write_atomically, CheckpointError};
 pub use grad::{backward, backward_with, ownership_params, Loss, Ownership, ScoreTarget, Scratch};
-pub use selfplay::{dirichlet, play, Exact, PlaneScratch, Played, Sample};
+pub use selfplay::{dirichlet, fair_komi, play, Exact, PlaneScratch, Played, Sample};
 
 use games::nn::{Activations, Encode, Net, Shape, PLANES};
 use games::rng::{mix, Rng};
@@ -130,8 +130,9 @@ pub struct Config {
     /// exact targets count the game's komi, and a network with the komi plane
     /// ([`games::nn::planes_of`]) sees it. A komi near what perfect play wins by makes the
     /// opening even, so that once one side plays well the other side's positions are not
-    /// all lost and its value still learns which are better.
-    pub komi: Vec<i32>,
+    /// all lost and its value still learns which are better; [`Komi::Fair`] follows the
+    /// network's own judgement of what is even.
+    pub komi: Vec<Komi>,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -249,6 +250,29 @@ impl Config {
             hidden: self.hidden,
             value_channels: self.value_channels,
             score: self.score > 0.0,
+        }
+    }
+}
+
+/// One of the komis for Black that [`Config::komi`] draws from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Komi {
+    /// This many points.
+    Fixed(i32),
+    /// The even game by the network that plays it: the margin its score head expects
+    /// White to win the start position by at komi 0, rounded to an even number (6×6
+    /// Othello's margins are even), within the board's points. As the network learns
+    /// what White wins by, this komi follows, so its games stay even by its own
+    /// judgement (KataGo's way of keeping self-play balanced). Needs the score head.
+    Fair,
+}
+
+/// Printed as the number, or `fair`: how the settings show it.
+impl std::fmt::Debug for Komi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Komi::Fixed(k) => write!(f, "{k}"),
+            Komi::Fair => f.write_str("fair"),
         }
     }
 }
@@ -459,8 +483,16 @@ where
             ));
         }
         let points = start.board_size().pow(2) as i32;
-        if let Some(k) = config.komi.iter().find(|k| k.abs() > points.min(127)) {
-            return Err(format!("komi {k}: more than the board's {points} points"));
+        for komi in &config.komi {
+            match *komi {
+                Komi::Fixed(k) if k.abs() > points.min(127) => {
+                    return Err(format!("komi {k}: more than the board's {points} points"));
+                }
+                Komi::Fair if config.score <= 0.0 => {
+                    return Err("the fair komi is the score head's: it needs one".into());
+                }
+                _ => {}
+            }
         }
         let shape = config.shape(start.board_size());
         let net = Net::random(shape, mix(config.seed ^ 0x006e_6574)).map_err(|e| e.to_string())?;

@@ -2,7 +2,7 @@
 //! as the policy target and the game's outcome (mixed, if asked, with its final margin and
 //! with the search's own value of the position) as the value target.
 
-use super::{Config, ExactTargets};
+use super::{Config, ExactTargets, Komi};
 use games::mcts::{FirstPlay, Settings, Signs, Tree};
 use games::nn::{cells_of, planes_of, symmetry, Encode, Inference, Net, PLANES};
 use games::rng::Rng;
@@ -242,7 +242,10 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     // The game's komi for Black, from its own stream too (the seed mixed with "komi").
     let komi = match config.komi.len() {
         0 => 0,
-        k => config.komi[Rng::new(seed ^ 0x6b6f_6d69).below(k)],
+        k => match config.komi[Rng::new(seed ^ 0x6b6f_6d69).below(k)] {
+            Komi::Fixed(k) => k,
+            Komi::Fair => fair_komi(start, net),
+        },
     };
     let komi_for = |side: games::Color| {
         if side == games::Color::Black {
@@ -400,6 +403,20 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         komi: komi.clamp(-127, 127) as i8,
         evaluations,
     }
+}
+
+/// [`Komi::Fair`] for games from `start` played by `net` (which has a score head): the
+/// margin the head expects White to win by at komi 0, rounded to an even number, within
+/// the board's points.
+pub fn fair_komi<G: Encode>(start: &G, net: &Net) -> i32 {
+    let mut probe = Inference::new(net);
+    probe.policy_value(start, &start.moves());
+    let white = match start.side() {
+        games::Color::Black => -probe.score(),
+        games::Color::White => probe.score(),
+    };
+    let points = start.board_size().pow(2) as f32;
+    (2.0 * (white / 2.0).round()).clamp(-points, points) as i32
 }
 
 /// The sample of `game` searched to root `visits` over `legal_moves`, the root's mean value

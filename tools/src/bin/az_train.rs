@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tools::alphazero::exact::{against_random_and_perfect, every_position, policy_mistakes};
-use tools::alphazero::{checkpoint_path, exchange, Config, ExactTargets, Trainer};
+use tools::alphazero::{checkpoint_path, exchange, Config, ExactTargets, Komi, Trainer};
 use tools::cli;
 
 const USAGE: &str = "\
@@ -113,7 +113,9 @@ Settings (defaults depend on the game; `--show` prints them):
                       needs the komi plane (--features 4) so that the network sees
                       which. 4 makes 6x6 Othello even (White wins 20-16 with perfect
                       play), so that Black's positions are not all lost once White
-                      plays well. Default: 0 for every game.
+                      plays well. fair is the even game by the network itself: what
+                      its score head expects White to win by, rounded to an even
+                      number (needs --score). Default: 0 for every game.
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -304,7 +306,10 @@ fn parse() -> Result<Run, String> {
                 let text = cli::text(&flag, it.next())?;
                 c.komi = text
                     .split(',')
-                    .map(|k| cli::number(&flag, Some(k.trim().to_string()), -36..=36))
+                    .map(|k| match k.trim() {
+                        "fair" => Ok(Komi::Fair),
+                        k => cli::number(&flag, Some(k.to_string()), -36..=36).map(Komi::Fixed),
+                    })
                     .collect::<Result<_, _>>()?;
             }
             "--lr" => c.lr = cli::number(&flag, it.next(), (Excluded(0.0f32), Included(10.0)))?,
@@ -340,10 +345,14 @@ fn parse() -> Result<Run, String> {
         return Err(format!("--komi is for othello, not {}", run.game));
     }
     let komi_plane = *games::nn::planes_for(&run.game).end();
-    if config.komi.len() > 1 && config.planes != komi_plane {
+    if config.komi.contains(&Komi::Fair) && config.score <= 0.0 {
+        return Err("--komi fair is what the score head expects: give --score W too".into());
+    }
+    let varies = config.komi.len() > 1 || config.komi.contains(&Komi::Fair);
+    if varies && config.planes != komi_plane {
         return Err(format!(
-            "--komi with {} komis needs the komi plane, so that the network sees which: give --features {}",
-            config.komi.len(),
+            "--komi {:?} needs the komi plane, so that the network sees the game's: give --features {}",
+            config.komi,
             komi_plane - games::nn::PLANES
         ));
     }
