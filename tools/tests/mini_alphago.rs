@@ -301,3 +301,50 @@ fn bad_weights_files_are_one_line_and_status_1() {
         assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
     }
 }
+
+#[test]
+fn the_committed_komi_network_plays_whites_only_win_by_4_at_komi_4() {
+    // The solver's line at 27 empties, White to move (tools/tests/data/othello6-line.txt,
+    // from the exact solver: e3 keeps +4; c1 and d5 give +2). The network trained with
+    // `az_train --komi 0,4` plays e3 when its search plays the even game (komi 4 for Black),
+    // where a win by 2 is a loss; at komi 0 a win by 2 is as good a win, and it plays
+    // another move: the komi reaches the network and the search.
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6-komi.net");
+    let position = "6\n......\n..BW..\n..WB..\n.WBBB.\n..B...\n......\nW\n";
+    let best = |komi: &str| {
+        let out = run_with(
+            &[
+                "--game",
+                "othello",
+                "--position",
+                "-",
+                "--weights",
+                weights.to_str().unwrap(),
+                "--iterations",
+                "200",
+                "--komi",
+                komi,
+            ],
+            position,
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{text}");
+        text.lines().next().unwrap().to_string()
+    };
+    assert_eq!(best("4"), "best move: e3");
+    assert_ne!(best("0"), "best move: e3");
+    // A komi for Othello is a whole number of discs.
+    let out = testkit::run_ok(
+        Path::new(env!("CARGO_BIN_EXE_mini_alphago")),
+        &[
+            "--game",
+            "othello",
+            "--weights",
+            weights.to_str().unwrap(),
+            "--komi",
+            "2.5",
+        ],
+        b"",
+    );
+    testkit::assert_refused(&out, "mini_alphago", "whole number of discs", "--komi 2.5");
+}
