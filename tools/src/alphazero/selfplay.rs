@@ -247,13 +247,6 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
             Komi::Fair => fair_komi(start, net),
         },
     };
-    let komi_for = |side: games::Color| {
-        if side == games::Color::Black {
-            komi
-        } else {
-            -komi
-        }
-    };
     let mut inference = Inference::new(net);
     inference.set_komi(komi);
     if let Some((weight, scale)) = config.score_utility {
@@ -281,7 +274,7 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     let limit = 4 * n + 8;
     while game.score().is_none() && plies < limit {
         let solved = if rescore {
-            let komi = komi_for(game.side());
+            let komi = inference.komi_for(game.side());
             game.exact_score(config.exact_endgame).map(|s| s + komi)
         } else {
             None
@@ -365,7 +358,10 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     // played one where no position was solved).
     let played = flip(
         game.side(),
-        clamp(game.score().map_or(0, |s| s + komi_for(game.side()))),
+        clamp(
+            game.score()
+                .map_or(0, |s| s + inference.komi_for(game.side())),
+        ),
     );
     let black_margin = cut.map_or(played, |(side, score)| flip(side, clamp(score)));
     let targets = config.exact_targets;
@@ -388,7 +384,7 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         sample.z = outcome.signum() as i8;
         sample.margin = margin;
         // Trainer::new keeps the komi within the board's points and an i8.
-        sample.komi = komi_for(side).clamp(-127, 127) as i8;
+        sample.komi = inference.komi_for(side).clamp(-127, 127) as i8;
         // `last` is seen from the side to move at the end: swap for the other side.
         let swap = u8::from(side != mover);
         sample.owner = last
