@@ -984,6 +984,13 @@ fn self_play_at_a_komi_counts_it_in_every_target_and_the_komi_plane_trains_and_r
     };
     changes_learning_and_resumes(start, &plane, &komi);
     assert_recorded(start, &komi, plane.clone(), "komi: [2, -2]");
+    // Relabelling to komi 0 changes what is learnt from the same games, and resumes.
+    let zero = Config {
+        komi_zero: 0.5,
+        ..komi.clone()
+    };
+    changes_learning_and_resumes(start, &komi, &zero);
+    assert_recorded(start, &zero, komi.clone(), "komi_zero: 0.5");
     let err = Trainer::new(
         start,
         Config {
@@ -1201,6 +1208,8 @@ fn az_train_writes_a_checkpoint_resumes_it_and_refuses_bad_input() {
         othello --features 4 --komi 37 => --komi must be a whole number from -36 to 36, not "37"
         othello --features 4 --komi => --komi needs a value
         go --komi 2 => --komi is for othello, not go
+        othello --komi-zero 0.5 => --komi-zero relabels games played at other komis: give --komi too
+        othello --features 4 --komi 0,4 --komi-zero 1.5 => --komi-zero
         othello --score -1 => --score
         othello --score-utility 0.3 => --score-utility needs the score head
         othello --score 1 --score-utility 0.3:0 => --score-utility takes W or W:SCALE

@@ -108,7 +108,8 @@ impl Scratch {
 
 /// The loss of the position whose forward pass left `act`, for targets `pi` (over all
 /// outputs, 0 where illegal) and `z`; adds its gradient to `grad` (laid out as
-/// `net.params`).
+/// `net.params`). A position with no legal output teaches no policy: its policy loss and
+/// gradient are 0 ([`super::Sample::at_komi`]).
 pub fn backward(
     net: &Net,
     act: &Activations,
@@ -534,13 +535,16 @@ mod tests {
 
     #[test]
     fn gradients_match_finite_differences() {
-        for (value_channels, ownership, score) in [
-            (1, false, false),
-            (3, false, false),
-            (1, true, false),
-            (1, false, true),
+        // The last: a position without a policy target (no legal output, as
+        // Sample::at_komi makes), whose policy layers must learn nothing.
+        for (value_channels, ownership, score, policy) in [
+            (1, false, false, true),
+            (3, false, false, true),
+            (1, true, false, true),
+            (1, false, true, true),
+            (1, false, true, false),
         ] {
-            gradients_match_finite_differences_with(value_channels, ownership, score);
+            gradients_match_finite_differences_with(value_channels, ownership, score, policy);
         }
     }
 
@@ -548,6 +552,7 @@ mod tests {
         value_channels: usize,
         ownership: bool,
         score: bool,
+        policy: bool,
     ) {
         let shape = Shape {
             size: 3,
@@ -579,7 +584,7 @@ mod tests {
             let target = (0..9).map(|k| [1.0, -1.0, 0.0][k % 3]).collect();
             (params, target, 1.5)
         });
-        let legal: Vec<bool> = (0..10).map(|i| i % 3 != 1).collect();
+        let legal: Vec<bool> = (0..10).map(|i| policy && i % 3 != 1).collect();
         let mut pi = vec![0.0; 10];
         for (i, t) in pi.iter_mut().enumerate() {
             if legal[i] {
@@ -587,7 +592,7 @@ mod tests {
             }
         }
         let total: f32 = pi.iter().sum();
-        pi.iter_mut().for_each(|t| *t /= total);
+        pi.iter_mut().for_each(|t| *t /= total.max(1.0));
         let z = -1.0;
 
         net.forward(&mut act);
@@ -613,6 +618,7 @@ mod tests {
         );
         assert_eq!(parts.ownership > 0.0, ownership, "{parts:?}");
         assert_eq!(parts.score > 0.0, score, "{parts:?}");
+        assert_eq!(parts.policy > 0.0, policy, "{parts:?}");
 
         let eps = 5e-4;
         let mut bad = Vec::new();
@@ -659,15 +665,20 @@ mod tests {
         }
         // Every layer takes part: a gradient that stopped at some layer would pass above.
         let l = net.layout();
-        let mut layers = vec![
-            l.stem,
-            l.policy_conv,
-            l.policy_dense,
-            l.value_conv,
-            l.value_hidden,
-            l.value_out,
-        ];
+        let mut layers = vec![l.stem, l.value_conv, l.value_hidden, l.value_out];
         layers.extend(l.blocks.iter().flatten());
+        for layer in [l.policy_conv, l.policy_dense] {
+            if policy {
+                layers.push(layer);
+            } else {
+                assert!(
+                    grad[layer.w..layer.b + layer.outputs]
+                        .iter()
+                        .all(|&g| g == 0.0),
+                    "a position without a policy target trains {layer:?}"
+                );
+            }
+        }
         for layer in layers {
             assert!(
                 grad[layer.w..layer.b].iter().any(|g| g.abs() > 1e-6),

@@ -133,6 +133,12 @@ pub struct Config {
     /// all lost and its value still learns which are better; [`Komi::Fair`] follows the
     /// network's own judgement of what is even.
     pub komi: Vec<Komi>,
+    /// The share (0..=1) of the minibatch draws of a position from a game played at a
+    /// komi other than 0 ([`Config::komi`]) that train it at komi 0 instead
+    /// ([`Sample::at_komi`]): value and score targets from the game's final margin without
+    /// the komi, and no policy target (its visits were searched at the game's komi). So
+    /// every position, not only those of the komi-0 games, teaches the komi-0 value.
+    pub komi_zero: f64,
     /// Learning rate.
     pub lr: f32,
     /// Learning-rate drops: from generation `g` on (the generation that trains), `lr` is
@@ -181,6 +187,7 @@ impl Config {
             exact_share: 1.0,
             exact_targets: ExactTargets::All,
             komi: Vec::new(),
+            komi_zero: 0.0,
             lr: 0.01,
             lr_drops: Vec::new(),
             momentum: 0.9,
@@ -302,8 +309,8 @@ pub enum ExactTargets {
 /// The settings as checkpoints record them (and `--show` prints them). The field list is
 /// written out so that `value_channels` (above 1), `lr_drops`, the playout cap, `q_share`,
 /// `margin_share`, `ownership`, `score`, `score_utility`, `loser_search`, `late_search`
-/// `forced_playouts`, `exact_endgame`, `exact_share` and `exact_targets` appear only when
-/// used:
+/// `forced_playouts`, `exact_endgame`, `exact_share`, `exact_targets`, `komi` and
+/// `komi_zero` appear only when used:
 /// checkpoints made before they existed keep resuming.
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -365,6 +372,9 @@ impl std::fmt::Debug for Config {
         }
         if !self.komi.is_empty() {
             s.field("komi", &self.komi);
+        }
+        if self.komi_zero != 0.0 {
+            s.field("komi_zero", &self.komi_zero);
         }
         s.field("lr", &self.lr);
         if !self.lr_drops.is_empty() {
@@ -648,8 +658,14 @@ where
             return Loss::default();
         }
         let size = self.start.board_size();
-        let batch: Vec<(usize, usize)> = (0..self.config.batch)
-            .map(|_| (rng.below(self.window.len()), rng.below(8)))
+        // (position, symmetry, at komi 0): the last drawn only with Config::komi_zero, so
+        // that runs without it keep their streams.
+        let zero = self.config.komi_zero;
+        let batch: Vec<(usize, usize, bool)> = (0..self.config.batch)
+            .map(|_| {
+                let (i, t) = (rng.below(self.window.len()), rng.below(8));
+                (i, t, zero > 0.0 && rng.unit() < zero)
+            })
             .collect();
         let threads = self.config.threads.max(1);
         let chunk = (batch.len() + threads - 1) / threads;
@@ -675,8 +691,10 @@ where
                         let mut pi = vec![0.0; shape.outputs()];
                         let mut loss = Loss::default();
                         let mut planes = PlaneScratch::default();
-                        for &(i, t) in part {
-                            let sample = &window[i];
+                        for &(i, t, zero) in part {
+                            let relabelled =
+                                (zero && window[i].komi != 0).then(|| window[i].at_komi(0));
+                            let sample = relabelled.as_ref().unwrap_or(&window[i]);
                             sample.planes::<G>(size, t, shape.planes, &mut planes, &mut act.input);
                             sample.targets(size, t, &mut legal, &mut pi);
                             let own = (!head.is_empty() && sample.ownership(size, t, &mut target))

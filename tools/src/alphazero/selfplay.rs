@@ -112,6 +112,26 @@ impl Sample {
         );
     }
 
+    /// The sample as its position would teach at komi `komi` for the side to move (the same
+    /// final discs, so the margin moves by the difference of the komis and the outcome
+    /// follows it) for the value and score heads only: the search's value `q` becomes the
+    /// new outcome and no output is legal, so the policy learns nothing from it (its
+    /// visits were searched at the game's komi, whose best moves may differ).
+    pub fn at_komi(&self, komi: i8) -> Sample {
+        let margin = self.margin - i16::from(self.komi) + i16::from(komi);
+        let z = margin.signum() as i8;
+        Sample {
+            cells: self.cells.clone(),
+            legal: vec![false; self.legal.len()],
+            pi: vec![0.0; self.pi.len()],
+            z,
+            q: f32::from(z),
+            margin,
+            owner: self.owner.clone(),
+            komi,
+        }
+    }
+
     /// The value target on a board of `points` points: `(1 − q_share) · r + q_share · q`,
     /// where the result `r = (1 − margin_share) · z + margin_share · margin / points`.
     /// Shares 0 are AlphaZero's outcome. Mixing in the search's value (as in Oracle's
@@ -464,6 +484,41 @@ mod tests {
         // Each weight averages 1/4; with α = 0.3 its variance is (1/4)(3/4)/(1.2 + 1) ≈ 0.085.
         for m in mean {
             assert!((m - 0.25).abs() < 0.03, "{mean:?}");
+        }
+    }
+
+    #[test]
+    fn a_sample_at_another_komi_moves_its_margin_and_keeps_no_policy() {
+        // (the side to move's komi, its margin counting it, the new komi, margin, outcome):
+        // the discs are the margin less the komi, and stay.
+        let cases: [(i8, i16, i8, i16, i8); 6] = [
+            (4, 2, 0, -2, -1), // lost by 2 on the discs: a win at komi 4, a loss at 0
+            (4, 4, 0, 0, 0),   // level on the discs: a draw at komi 0
+            (-4, 0, 0, 4, 1),  // White giving 4: a draw with it is a win by 4 on the discs
+            (-4, -6, 0, -2, -1),
+            (0, 3, 4, 7, 1),
+            (0, -4, 4, 0, 0),
+        ];
+        for (komi, margin, to, want_margin, want_z) in cases {
+            let sample = Sample {
+                cells: vec![0, 1, 2, 2],
+                legal: vec![true, false, true, true, false],
+                pi: vec![0.5, 0.0, 0.25, 0.25, 0.0],
+                z: margin.signum() as i8,
+                q: 0.3,
+                margin,
+                owner: vec![0, 1, 1, 0],
+                komi,
+            };
+            let at = sample.at_komi(to);
+            assert_eq!(
+                (at.komi, at.margin, at.z, at.q),
+                (to, want_margin, want_z, f32::from(want_z)),
+                "komi {komi}, margin {margin}"
+            );
+            assert_eq!((&at.cells, &at.owner), (&sample.cells, &sample.owner));
+            assert!(at.legal.iter().all(|&ok| !ok) && at.legal.len() == 5);
+            assert!(at.pi.iter().all(|&p| p == 0.0) && at.pi.len() == 5);
         }
     }
 

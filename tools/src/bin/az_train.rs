@@ -116,6 +116,11 @@ Settings (defaults depend on the game; `--show` prints them):
                       plays well. fair is the even game by the network itself: what
                       its score head expects White to win by, rounded to an even
                       number (needs --score). Default: 0 for every game.
+  --komi-zero P       with --komi: a share P (0..1) of the draws of positions from
+                      games played at a komi other than 0 train at komi 0 instead:
+                      value and score targets from the final margin without the
+                      komi, no policy target (the reported policy loss averages over
+                      them as 0). Every position then teaches the komi-0 value
   --init FILE         start a new run from a trained network (weights.net) instead of
                       random weights: the same shape, except that the run may add a
                       score head (which starts untrained). The run's clock starts at 0:
@@ -302,6 +307,7 @@ fn parse() -> Result<Run, String> {
                 ];
                 c.exact_targets = cli::choice(&flag, it.next(), &targets)?;
             }
+            "--komi-zero" => c.komi_zero = cli::number(&flag, it.next(), 0.0..=1.0)?,
             "--komi" => {
                 let text = cli::text(&flag, it.next())?;
                 c.komi = text
@@ -343,6 +349,9 @@ fn parse() -> Result<Run, String> {
     }
     if !config.komi.is_empty() && run.game != "othello" {
         return Err(format!("--komi is for othello, not {}", run.game));
+    }
+    if config.komi_zero > 0.0 && config.komi.is_empty() {
+        return Err("--komi-zero relabels games played at other komis: give --komi too".into());
     }
     let komi_plane = *games::nn::planes_for(&run.game).end();
     if config.komi.contains(&Komi::Fair) && config.score <= 0.0 {
