@@ -289,6 +289,9 @@ pub struct Inference<'a> {
     act: Activations,
     /// Points added to Black's final score (taken from White's).
     komi: i32,
+    /// The komi set with [`Inference::set_komi`], which [`DynamicKomi`] moves from.
+    base_komi: i32,
+    dynamic: Option<DynamicKomi>,
     /// The last evaluation's expected margin over the points (0 without a score head).
     score: f32,
     utility: Option<ScoreUtility>,
@@ -314,6 +317,8 @@ impl<'a> Inference<'a> {
             net,
             act: Activations::new(shape),
             komi: 0,
+            base_komi: 0,
+            dynamic: None,
             score: 0.0,
             utility: None,
             legal: vec![false; shape.outputs()],
@@ -438,6 +443,33 @@ impl<'a> Inference<'a> {
     /// it. 0, the rules' own scoring, until set.
     pub fn set_komi(&mut self, komi: i32) {
         self.komi = komi;
+        self.base_komi = komi;
+    }
+
+    /// Searches from each root with [`DynamicKomi`]: at the komi of
+    /// [`Inference::set_komi`], or with `dynamic.extra` more for the side to move where
+    /// the network values the root below `-dynamic.below` there.
+    pub fn use_dynamic_komi(&mut self, dynamic: DynamicKomi) {
+        self.dynamic = Some(dynamic);
+    }
+
+    /// Sets the komi for a search from `root` ([`DynamicKomi`]); returns whether the side
+    /// to move got the extra komi. Without dynamic komi, nothing changes.
+    pub fn komi_for_root<G: Encode>(&mut self, root: &G) -> bool {
+        let Some(dynamic) = self.dynamic else {
+            return false;
+        };
+        self.komi = self.base_komi;
+        let moves = root.moves();
+        let behind = self.policy_value(root, &moves).1 < -dynamic.below;
+        if behind {
+            self.komi += if root.side() == Color::Black {
+                dynamic.extra
+            } else {
+                -dynamic.extra
+            };
+        }
+        behind
     }
 
     /// The komi for Black that [`Inference::set_komi`] set.
@@ -453,6 +485,20 @@ impl<'a> Inference<'a> {
             -self.komi
         }
     }
+}
+
+/// Pachi's dynamic komi, in its simplest form, for a network with the komi plane: a side
+/// that the network sees as lost plays as if it got `extra` points more, so that its
+/// search, instead of finding every move equally lost, prefers the moves that lose by
+/// less and keep the chances an imperfect opponent gives. Decided afresh at each root
+/// ([`Inference::komi_for_root`]), so a side that is no longer behind plays the real
+/// game again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynamicKomi {
+    /// The points the side to move gets when behind.
+    pub extra: i32,
+    /// Behind: the network's value of the root, at the set komi, below `-below`.
+    pub below: f32,
 }
 
 /// KataGo's score utility: `weight · (2/π) · atan((margin − center) / scale)` added to the
@@ -558,8 +604,10 @@ impl<G: Encode> Evaluator<G> for Inference<'_> {
         }
     }
 
-    /// Centres the score utility, if one is used, on the root's expected margin.
+    /// Sets the komi for the root ([`DynamicKomi`]) and centres the score utility, if one
+    /// is used, on the root's expected margin.
     fn root(&mut self, root: &G) {
+        self.komi_for_root(root);
         if self.utility.is_some() {
             self.center_on(root);
         }

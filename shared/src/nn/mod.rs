@@ -30,7 +30,8 @@ mod net;
 mod weights;
 
 pub use encode::{
-    cells_of, planes_for, planes_of, symmetry, Encode, Inference, ScoreUtility, KOMI_SCALE, PLANES,
+    cells_of, planes_for, planes_of, symmetry, DynamicKomi, Encode, Inference, ScoreUtility,
+    KOMI_SCALE, PLANES,
 };
 pub use net::{
     conv3x3, masked_softmax, window, Activations, ConvLists, Layer, Layout, Net, Shape, ShapeError,
@@ -313,6 +314,48 @@ mod tests {
         };
         // A komi for Black is taken from White's score; a negative one is White's.
         assert_eq!((at(0), at(-4), at(-6), at(2)), (-1.0, 0.0, 1.0, -1.0));
+    }
+
+    #[test]
+    fn dynamic_komi_gives_the_side_to_move_more_only_where_the_network_sees_it_behind() {
+        use crate::mcts::Evaluator;
+        let net = Net::random(
+            Shape {
+                planes: 7,
+                ..shape(6)
+            },
+            4,
+        )
+        .unwrap();
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for (plies, base) in [(0, 0), (1, 0), (4, 2), (5, -2)] {
+            while board.empties().count() > 32 - plies {
+                board = board.after(board.legal_moves()[0]).unwrap();
+            }
+            // The root's value at the set komi decides, against the threshold.
+            let mut plain = Inference::new(&net);
+            plain.set_komi(base);
+            let value = plain.policy_value(&board, &board.legal_moves()).1;
+            let extra = if board.side_to_move() == crate::Color::Black {
+                3
+            } else {
+                -3
+            };
+            let mut inference = Inference::new(&net);
+            inference.set_komi(base);
+            for (below, behind) in [(-value - 0.01, true), (-value + 0.01, false)] {
+                inference.use_dynamic_komi(DynamicKomi { extra: 3, below });
+                Evaluator::root(&mut inference, &board);
+                let want = if behind { base + extra } else { base };
+                assert_eq!(inference.komi(), want, "{plies} plies, value {value}");
+                assert_eq!(inference.komi_for_root(&board), behind);
+            }
+        }
+        // Without dynamic komi a root changes nothing.
+        let mut inference = Inference::new(&net);
+        inference.set_komi(2);
+        assert!(!inference.komi_for_root(&board));
+        assert_eq!(inference.komi(), 2);
     }
 
     #[test]

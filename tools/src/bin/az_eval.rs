@@ -4,7 +4,7 @@
 
 use games::endgame::Solver;
 use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
-use games::nn::{Inference, Net};
+use games::nn::{DynamicKomi, Inference, Net};
 use games::othello::{Board, Move};
 use games::rng::Rng;
 use games::search::Game;
@@ -69,6 +69,11 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       network with the komi plane (az_train --komi) sees it. Mistakes,
                       disc loss and the games' results are still those of the real game
                       (komi 0). K = 4 is 6x6 Othello's even game (perfect play: a draw)
+  --dynamic-komi K:T  Pachi's dynamic komi for the same players: at each move, where the
+                      network (at --komi) values the position below -T for the side to
+                      move, that side searches (or, the raw policy, looks) as if it got
+                      K discs more (K in 1..=36, T in 0..1; needs the komi plane). A
+                      side sure to lose then still prefers the moves that lose by less
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
                       mistake or a slip (the outcome kept, discs given away), tell why: did
@@ -219,8 +224,11 @@ fn player<'a>(
     for (policy, views) in [("policyavg", Views::Averaged), ("policy", Views::Plain)] {
         if name == policy {
             let mut inference = views.inference(need()?, seed);
-            inference.set_komi(search.komi);
-            return Ok(Box::new(move |b: &Board| policy_move(&mut inference, b)));
+            search.set_komi(&mut inference);
+            return Ok(Box::new(move |b: &Board| {
+                inference.komi_for_root(b);
+                policy_move(&mut inference, b)
+            }));
         }
     }
     if let Some(n) = count("playout") {
@@ -254,6 +262,11 @@ fn player<'a>(
         }
     }
     Err(format!("unknown player {name:?} (see --help)"))
+}
+
+/// Whether `net` has the komi plane, the last of 6×6 Othello's ([`games::nn::planes_for`]).
+fn sees_komi(net: &Net) -> bool {
+    net.shape().planes == *games::nn::planes_for("othello").end()
 }
 
 /// Stages of the game by empty squares, for the table's columns.
@@ -527,6 +540,8 @@ struct NetSearch {
     score: Option<(f64, f64)>,
     /// The komi for Black the search plays at (`--komi`).
     komi: i32,
+    /// `--dynamic-komi`.
+    dynamic: Option<DynamicKomi>,
 }
 
 impl NetSearch {
@@ -534,11 +549,19 @@ impl NetSearch {
     /// (`seed` for the random views), with the score utility if one is asked for.
     fn inference(self, views: Views, net: &Net, seed: u64) -> Inference<'_> {
         let mut inference = views.inference(net, seed);
-        inference.set_komi(self.komi);
+        self.set_komi(&mut inference);
         if let Some((weight, scale)) = self.score {
             inference.use_score(weight, scale);
         }
         inference
+    }
+
+    /// Sets `inference`'s komi (`--komi`) and dynamic komi (`--dynamic-komi`).
+    fn set_komi(self, inference: &mut Inference<'_>) {
+        inference.set_komi(self.komi);
+        if let Some(dynamic) = self.dynamic {
+            inference.use_dynamic_komi(dynamic);
+        }
     }
 
     /// The settings with `iterations`.
@@ -614,6 +637,7 @@ fn parse() -> Result<Run, String> {
             settings: settings(0),
             score: None,
             komi: 0,
+            dynamic: None,
         },
         explain: None,
         seed: 1,
@@ -637,6 +661,12 @@ fn parse() -> Result<Run, String> {
             }
             "--versus-solver" => run.versus_solver = true,
             "--komi" => run.search.komi = cli::number(&flag, args.next(), -36..=36)?,
+            "--dynamic-komi" => {
+                let form = "K:T, K in 1..=36 and T in 0..1, as 4:0.9";
+                let ok = |&k: &i32, &t: &f32| (1..=36).contains(&k) && (0.0..1.0).contains(&t);
+                let (extra, below) = cli::pair(&flag, args.next(), form, ok)?;
+                run.search.dynamic = Some(DynamicKomi { extra, below });
+            }
             "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
                 run.versus_playouts = cli::number(&flag, args.next(), ..=10_000)?;
@@ -709,6 +739,11 @@ fn evaluate() -> Result<String, String> {
     if run.search.score.is_some() && !trained.as_ref().is_some_and(|n| n.shape().score) {
         return Err(
             "--score-utility needs --weights with a score head (az_train --score)".to_string(),
+        );
+    }
+    if run.search.dynamic.is_some() && !trained.as_ref().is_some_and(sees_komi) {
+        return Err(
+            "--dynamic-komi needs --weights with the komi plane (az_train --komi)".to_string(),
         );
     }
     let shape = trained.as_ref().map_or(
@@ -941,6 +976,12 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
         if run.search.score.is_some() && !net.shape().score {
             return Err(format!(
                 "{}: --score-utility needs a network with a score head",
+                path.display()
+            ));
+        }
+        if run.search.dynamic.is_some() && !sees_komi(&net) {
+            return Err(format!(
+                "{}: --dynamic-komi needs a network with the komi plane",
                 path.display()
             ));
         }
