@@ -252,6 +252,13 @@ pub struct Played {
 /// # Panics
 ///
 /// If [`Config::score_utility`] is set and `net` has no score head.
+/// The komi of the game played from `seed`: an entry of `list` (none when it is empty),
+/// each entry alike, so that one listed twice is drawn twice as often. From its own
+/// stream (the seed mixed with "komi" in ASCII), so that the moves' stream is untouched.
+fn drawn_komi(list: &[Komi], seed: u64) -> Option<Komi> {
+    (!list.is_empty()).then(|| list[Rng::new(seed ^ 0x6b6f_6d69).below(list.len())])
+}
+
 pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     // Whether to rescore: from its own stream (the seed mixed with "exact_sh" in ASCII),
@@ -259,13 +266,10 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
     let rescore = config.exact_endgame > 0
         && (config.exact_share >= 1.0
             || Rng::new(seed ^ 0x6578_6163_745f_7368).unit() < config.exact_share);
-    // The game's komi for Black, from its own stream too (the seed mixed with "komi").
-    let komi = match config.komi.len() {
-        0 => 0,
-        k => match config.komi[Rng::new(seed ^ 0x6b6f_6d69).below(k)] {
-            Komi::Fixed(k) => k,
-            Komi::Fair => fair_komi(start, net),
-        },
+    let komi = match drawn_komi(&config.komi, seed) {
+        None => 0,
+        Some(Komi::Fixed(k)) => k,
+        Some(Komi::Fair) => fair_komi(start, net),
     };
     let mut inference = Inference::new(net);
     inference.set_komi(komi);
@@ -485,6 +489,36 @@ mod tests {
         for m in mean {
             assert!((m - 0.25).abs() < 0.03, "{mean:?}");
         }
+    }
+
+    #[test]
+    fn a_komi_listed_three_times_is_drawn_three_times_as_often() {
+        // (the list, the share of 4000 games expected at komi 4)
+        let four = Komi::Fixed(4);
+        let zero = Komi::Fixed(0);
+        let cases = [
+            (vec![zero, four], 0.5),
+            (vec![zero, zero, zero, four], 0.25),
+            (vec![four, zero, zero, zero], 0.25),
+            (vec![four], 1.0),
+            (vec![zero], 0.0),
+        ];
+        for (list, share) in cases {
+            let fours = (0..4000)
+                .filter(|&seed| drawn_komi(&list, seed) == Some(four))
+                .count();
+            // 4000 draws: the binomial's standard deviation is at most 0.008.
+            assert!(
+                (fours as f64 / 4000.0 - share).abs() < 0.03,
+                "{list:?}: {fours}"
+            );
+            assert_eq!(
+                drawn_komi(&list, 7),
+                drawn_komi(&list, 7),
+                "one seed, one komi"
+            );
+        }
+        assert_eq!(drawn_komi(&[], 7), None);
     }
 
     #[test]

@@ -113,7 +113,9 @@ Settings (defaults depend on the game; `--show` prints them):
                       needs the komi plane (--features 4) so that the network sees
                       which. 4 makes 6x6 Othello even (White wins 20-16 with perfect
                       play), so that Black's positions are not all lost once White
-                      plays well. fair is the even game by the network itself: what
+                      plays well. Each entry is drawn alike: one listed three times is
+                      drawn three times as often (0,0,0,4: komi 4 in a quarter of the
+                      games). fair is the even game by the network itself: what
                       its score head expects White to win by, rounded to an even
                       number (needs --score). Default: 0 for every game.
   --komi-zero P       with --komi: a share P (0..1) of the draws of positions from
