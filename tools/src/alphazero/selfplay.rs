@@ -226,6 +226,13 @@ pub struct Played {
     pub evaluations: u64,
 }
 
+/// The komi of the game played from `seed`: an entry of `list` (none when it is empty),
+/// each entry alike, so that one listed twice is drawn twice as often. From its own
+/// stream (the seed mixed with "komi" in ASCII), so that the moves' stream is untouched.
+fn drawn_komi(list: &[Komi], seed: u64) -> Option<Komi> {
+    (!list.is_empty()).then(|| list[Rng::new(seed ^ 0x6b6f_6d69).below(list.len())])
+}
+
 /// Plays one game from `start` against itself with `net`, every random choice drawn from
 /// `seed`.
 ///
@@ -252,13 +259,6 @@ pub struct Played {
 /// # Panics
 ///
 /// If [`Config::score_utility`] is set and `net` has no score head.
-/// The komi of the game played from `seed`: an entry of `list` (none when it is empty),
-/// each entry alike, so that one listed twice is drawn twice as often. From its own
-/// stream (the seed mixed with "komi" in ASCII), so that the moves' stream is untouched.
-fn drawn_komi(list: &[Komi], seed: u64) -> Option<Komi> {
-    (!list.is_empty()).then(|| list[Rng::new(seed ^ 0x6b6f_6d69).below(list.len())])
-}
-
 pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Played {
     let mut rng = Rng::new(seed);
     // Whether to rescore: from its own stream (the seed mixed with "exact_sh" in ASCII),
