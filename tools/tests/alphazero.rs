@@ -1688,7 +1688,10 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions GOOD --weights PLAIN --score-utility 0.5 => needs --weights with a score head
         az_eval --positions GOOD --score-utility 2 => --score-utility takes W or W:SCALE
         az_eval --positions GOOD --score-utility 0.5:0 => --score-utility takes W or W:SCALE
-        az_eval --positions GOOD --weights PLAIN --dynamic-komi 4:0.5 => needs --weights with the komi plane
+        az_eval --positions GOOD --weights PLAIN --dynamic-komi 4:0.5 => need --weights with the komi plane
+        az_eval --positions GOOD --weights PLAIN --dynamic-komi-ahead 4:0.5 => need --weights with the komi plane
+        az_eval --positions GOOD --dynamic-komi-ahead 0:0.5 => --dynamic-komi-ahead takes K:T
+        az_eval --positions GOOD --dynamic-komi-ahead 4:-0.5 => --dynamic-komi-ahead takes K:T
         az_eval --positions GOOD --dynamic-komi 0:0.5 => --dynamic-komi takes K:T
         az_eval --positions GOOD --dynamic-komi 4:1 => --dynamic-komi takes K:T
         az_eval --positions GOOD --dynamic-komi 4 => --dynamic-komi takes K:T

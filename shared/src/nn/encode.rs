@@ -448,28 +448,35 @@ impl<'a> Inference<'a> {
 
     /// Searches from each root with [`DynamicKomi`]: at the komi of
     /// [`Inference::set_komi`], or with `dynamic.extra` more for the side to move where
-    /// the network values the root below `-dynamic.below` there.
+    /// the network values the root below `-dynamic.below` there, or `dynamic.give` less
+    /// where it values it above `dynamic.above`.
     pub fn use_dynamic_komi(&mut self, dynamic: DynamicKomi) {
         self.dynamic = Some(dynamic);
     }
 
-    /// Sets the komi for a search from `root` ([`DynamicKomi`]); returns whether the side
-    /// to move got the extra komi. Without dynamic komi, nothing changes.
-    pub fn komi_for_root<G: Encode>(&mut self, root: &G) -> bool {
+    /// Sets the komi for a search from `root` ([`DynamicKomi`]); returns the points the
+    /// side to move got there (negative: gave), 0 where it plays at the set komi. Without
+    /// dynamic komi, nothing changes.
+    pub fn komi_for_root<G: Encode>(&mut self, root: &G) -> i32 {
         let Some(dynamic) = self.dynamic else {
-            return false;
+            return 0;
         };
         self.komi = self.base_komi;
         let moves = root.moves();
-        let behind = self.policy_value(root, &moves).1 < -dynamic.below;
-        if behind {
-            self.komi += if root.side() == Color::Black {
-                dynamic.extra
-            } else {
-                -dynamic.extra
-            };
-        }
-        behind
+        let value = self.policy_value(root, &moves).1;
+        let got = if value < -dynamic.below {
+            dynamic.extra
+        } else if value > dynamic.above {
+            -dynamic.give
+        } else {
+            0
+        };
+        self.komi += if root.side() == Color::Black {
+            got
+        } else {
+            -got
+        };
+        got
     }
 
     /// The komi for Black that [`Inference::set_komi`] set.
@@ -487,18 +494,36 @@ impl<'a> Inference<'a> {
     }
 }
 
-/// Pachi's dynamic komi, in its simplest form, for a network with the komi plane: a side
-/// that the network sees as lost plays as if it got `extra` points more, so that its
-/// search, instead of finding every move equally lost, prefers the moves that lose by
-/// less and keep the chances an imperfect opponent gives. Decided afresh at each root
-/// ([`Inference::komi_for_root`]), so a side that is no longer behind plays the real
-/// game again.
+/// Pachi's dynamic komi, in a simple form, for a network with the komi plane: a side that
+/// the network sees as lost plays as if it got `extra` points more, so that its search,
+/// instead of finding every move equally lost, prefers the moves that lose by less and
+/// keep the chances an imperfect opponent gives; a side it sees as won plays as if it gave
+/// `give` points, so that it keeps looking for the larger win rather than the first safe
+/// one (Pachi raises the komi against a side whose win rate is in its "red zone"). Decided
+/// afresh at each root ([`Inference::komi_for_root`]), so a side that is no longer behind
+/// or ahead plays the real game again.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DynamicKomi {
-    /// The points the side to move gets when behind.
+    /// The points the side to move gets when behind (0: none).
     pub extra: i32,
     /// Behind: the network's value of the root, at the set komi, below `-below`.
     pub below: f32,
+    /// The points the side to move gives when ahead (0: none).
+    pub give: i32,
+    /// Ahead: the network's value of the root, at the set komi, above `above`.
+    pub above: f32,
+}
+
+impl DynamicKomi {
+    /// `extra` points for a side valued below `-below`, nothing for a side ahead.
+    pub fn behind(extra: i32, below: f32) -> DynamicKomi {
+        DynamicKomi {
+            extra,
+            below,
+            give: 0,
+            above: 1.0,
+        }
+    }
 }
 
 /// KataGo's score utility: `weight · (2/π) · atan((margin − center) / scale)` added to the

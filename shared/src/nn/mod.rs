@@ -317,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn dynamic_komi_gives_the_side_to_move_more_only_where_the_network_sees_it_behind() {
+    fn dynamic_komi_moves_the_komi_only_for_a_side_seen_behind_or_ahead() {
         use crate::mcts::Evaluator;
         let net = Net::random(
             Shape {
@@ -332,29 +332,58 @@ mod tests {
             while board.empties().count() > 32 - plies {
                 board = board.after(board.legal_moves()[0]).unwrap();
             }
-            // The root's value at the set komi decides, against the threshold.
+            // The root's value at the set komi decides, against the thresholds.
             let mut plain = Inference::new(&net);
             plain.set_komi(base);
             let value = plain.policy_value(&board, &board.legal_moves()).1;
-            let extra = if board.side_to_move() == crate::Color::Black {
-                3
-            } else {
-                -3
-            };
+            let black = board.side_to_move() == crate::Color::Black;
             let mut inference = Inference::new(&net);
             inference.set_komi(base);
-            for (below, behind) in [(-value - 0.01, true), (-value + 0.01, false)] {
-                inference.use_dynamic_komi(DynamicKomi { extra: 3, below });
+            // (the setting, the points the side to move gets)
+            let cases = [
+                (DynamicKomi::behind(3, -value - 0.01), 3),
+                (DynamicKomi::behind(3, -value + 0.01), 0),
+                (
+                    DynamicKomi {
+                        give: 2,
+                        above: value - 0.01,
+                        ..DynamicKomi::behind(0, 1.0)
+                    },
+                    -2,
+                ),
+                (
+                    DynamicKomi {
+                        give: 2,
+                        above: value + 0.01,
+                        ..DynamicKomi::behind(0, 1.0)
+                    },
+                    0,
+                ),
+                (
+                    DynamicKomi {
+                        give: 2,
+                        above: value + 0.01,
+                        ..DynamicKomi::behind(3, -value - 0.01)
+                    },
+                    3,
+                ),
+            ];
+            for (dynamic, got) in cases {
+                inference.use_dynamic_komi(dynamic);
                 Evaluator::root(&mut inference, &board);
-                let want = if behind { base + extra } else { base };
-                assert_eq!(inference.komi(), want, "{plies} plies, value {value}");
-                assert_eq!(inference.komi_for_root(&board), behind);
+                let want = base + if black { got } else { -got };
+                assert_eq!(
+                    inference.komi(),
+                    want,
+                    "{plies} plies, value {value}, {dynamic:?}"
+                );
+                assert_eq!(inference.komi_for_root(&board), got);
             }
         }
         // Without dynamic komi a root changes nothing.
         let mut inference = Inference::new(&net);
         inference.set_komi(2);
-        assert!(!inference.komi_for_root(&board));
+        assert_eq!(inference.komi_for_root(&board), 0);
         assert_eq!(inference.komi(), 2);
     }
 

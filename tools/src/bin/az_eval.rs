@@ -74,6 +74,10 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       move, that side searches (or, the raw policy, looks) as if it got
                       K discs more (K in 1..=36, T in 0..1; needs the komi plane). A
                       side sure to lose then still prefers the moves that lose by less
+  --dynamic-komi-ahead K:T  and where it values the position above T for the side to
+                      move, that side searches (or looks) as if it gave K discs (Pachi's
+                      komi raised against a side winning comfortably): a side sure to
+                      win then still prefers the moves that win by more
   --explain N         also search every position with the trained network + MCTS
                       (--simulations, plain views, one thread) and, where its move is a
                       mistake or a slip (the outcome kept, discs given away), tell why: did
@@ -661,11 +665,19 @@ fn parse() -> Result<Run, String> {
             }
             "--versus-solver" => run.versus_solver = true,
             "--komi" => run.search.komi = cli::number(&flag, args.next(), -36..=36)?,
-            "--dynamic-komi" => {
+            "--dynamic-komi" | "--dynamic-komi-ahead" => {
                 let form = "K:T, K in 1..=36 and T in 0..1, as 4:0.9";
                 let ok = |&k: &i32, &t: &f32| (1..=36).contains(&k) && (0.0..1.0).contains(&t);
-                let (extra, below) = cli::pair(&flag, args.next(), form, ok)?;
-                run.search.dynamic = Some(DynamicKomi { extra, below });
+                let (k, t) = cli::pair(&flag, args.next(), form, ok)?;
+                let dynamic = run
+                    .search
+                    .dynamic
+                    .get_or_insert(DynamicKomi::behind(0, 1.0));
+                if flag == "--dynamic-komi" {
+                    (dynamic.extra, dynamic.below) = (k, t);
+                } else {
+                    (dynamic.give, dynamic.above) = (k, t);
+                }
             }
             "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
@@ -743,7 +755,9 @@ fn evaluate() -> Result<String, String> {
     }
     if run.search.dynamic.is_some() && !trained.as_ref().is_some_and(sees_komi) {
         return Err(
-            "--dynamic-komi needs --weights with the komi plane (az_train --komi)".to_string(),
+            "--dynamic-komi and --dynamic-komi-ahead need --weights with the komi plane \
+             (az_train --komi)"
+                .to_string(),
         );
     }
     let shape = trained.as_ref().map_or(
@@ -981,7 +995,7 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
         }
         if run.search.dynamic.is_some() && !sees_komi(&net) {
             return Err(format!(
-                "{}: --dynamic-komi needs a network with the komi plane",
+                "{}: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane",
                 path.display()
             ));
         }
