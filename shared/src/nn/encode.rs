@@ -464,9 +464,9 @@ impl<'a> Inference<'a> {
         self.komi = self.base_komi;
         let moves = root.moves();
         let value = self.policy_value(root, &moves).1;
-        let got = if value < -dynamic.below {
+        let got = if dynamic.extra != 0 && value < -dynamic.below {
             dynamic.extra
-        } else if value > dynamic.above {
+        } else if dynamic.give != 0 && value > dynamic.above {
             -dynamic.give
         } else {
             0
@@ -502,7 +502,8 @@ impl<'a> Inference<'a> {
 /// one (Pachi raises the komi against a side whose win rate is in its "red zone"). Decided
 /// afresh at each root ([`Inference::komi_for_root`]), so a side that is no longer behind
 /// or ahead plays the real game again.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The default moves nothing: no points either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DynamicKomi {
     /// The points the side to move gets when behind (0: none).
     pub extra: i32,
@@ -520,8 +521,7 @@ impl DynamicKomi {
         DynamicKomi {
             extra,
             below,
-            give: 0,
-            above: 1.0,
+            ..DynamicKomi::default()
         }
     }
 }

@@ -347,7 +347,7 @@ mod tests {
                     DynamicKomi {
                         give: 2,
                         above: value - 0.01,
-                        ..DynamicKomi::behind(0, 1.0)
+                        ..DynamicKomi::default()
                     },
                     -2,
                 ),
@@ -355,7 +355,7 @@ mod tests {
                     DynamicKomi {
                         give: 2,
                         above: value + 0.01,
-                        ..DynamicKomi::behind(0, 1.0)
+                        ..DynamicKomi::default()
                     },
                     0,
                 ),

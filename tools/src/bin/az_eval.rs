@@ -669,10 +669,7 @@ fn parse() -> Result<Run, String> {
                 let form = "K:T, K in 1..=36 and T in 0..1, as 4:0.9";
                 let ok = |&k: &i32, &t: &f32| (1..=36).contains(&k) && (0.0..1.0).contains(&t);
                 let (k, t) = cli::pair(&flag, args.next(), form, ok)?;
-                let dynamic = run
-                    .search
-                    .dynamic
-                    .get_or_insert(DynamicKomi::behind(0, 1.0));
+                let dynamic = run.search.dynamic.get_or_insert_with(DynamicKomi::default);
                 if flag == "--dynamic-komi" {
                     (dynamic.extra, dynamic.below) = (k, t);
                 } else {
