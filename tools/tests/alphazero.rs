@@ -1673,9 +1673,15 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
     let plain = dir.join("plain.net");
     let net = games::nn::Net::random(shape, 1).unwrap();
     std::fs::write(&plain, net.to_bytes("othello")).unwrap();
+    // A run of that network alone, for --curve.
+    let plain_run = dir.join("plain-run");
+    std::fs::create_dir_all(&plain_run).unwrap();
+    std::fs::write(plain_run.join("log.csv"), "generation,games\n10,400\n").unwrap();
+    std::fs::copy(&plain, plain_run.join("weights-g0010.net")).unwrap();
     let names = [
         ("BAD", bad_positions.to_str().unwrap()),
         ("PLAIN", plain.to_str().unwrap()),
+        ("PLAINRUN", plain_run.to_str().unwrap()),
         ("EMPTY", empty.to_str().unwrap()),
         ("GARBAGE", garbage.to_str().unwrap()),
         ("GOOD", good.to_str().unwrap()),
@@ -1685,11 +1691,14 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
     ];
     // One case a line: the tool, its arguments, then what its one-line error must say.
     let table = "
-        az_eval --positions GOOD --weights PLAIN --score-utility 0.5 => needs --weights with a score head
+        az_eval --positions GOOD --weights PLAIN --score-utility 0.5 => plain.net: --score-utility needs a network with a score head
         az_eval --positions GOOD --score-utility 2 => --score-utility takes W or W:SCALE
         az_eval --positions GOOD --score-utility 0.5:0 => --score-utility takes W or W:SCALE
-        az_eval --positions GOOD --weights PLAIN --dynamic-komi 4:0.5 => need --weights with the komi plane
-        az_eval --positions GOOD --weights PLAIN --dynamic-komi-ahead 4:0.5 => need --weights with the komi plane
+        az_eval --positions GOOD --weights PLAIN --dynamic-komi 4:0.5 => plain.net: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane
+        az_eval --positions GOOD --weights PLAIN --dynamic-komi-ahead 4:0.5 => plain.net: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane
+        az_eval --positions GOOD --dynamic-komi-ahead 4:0.5 => no --weights: --dynamic-komi
+        az_eval --positions GOOD --curve PLAINRUN --dynamic-komi 4:0.5 => weights-g0010.net: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane
+        az_eval --positions GOOD --curve PLAINRUN --score-utility 0.5 => weights-g0010.net: --score-utility needs a network with a score head
         az_eval --positions GOOD --dynamic-komi-ahead 0:0.5 => --dynamic-komi-ahead takes K:T
         az_eval --positions GOOD --dynamic-komi-ahead 4:-0.5 => --dynamic-komi-ahead takes K:T
         az_eval --positions GOOD --dynamic-komi 0:0.5 => --dynamic-komi takes K:T

@@ -273,6 +273,21 @@ fn sees_komi(net: &Net) -> bool {
     net.shape().planes == *games::nn::planes_for("othello").end()
 }
 
+/// Whether `net` (`None`: no `--weights`) has what the search settings read from it: the
+/// score head for `--score-utility`, the komi plane for dynamic komi.
+fn serves_the_search(run: &Run, net: Option<&Net>) -> Result<(), &'static str> {
+    if run.search.score.is_some() && !net.is_some_and(|n| n.shape().score) {
+        return Err("--score-utility needs a network with a score head (az_train --score)");
+    }
+    if run.search.dynamic.is_some() && !net.is_some_and(sees_komi) {
+        return Err(
+            "--dynamic-komi and --dynamic-komi-ahead need a network with the komi plane \
+             (az_train --komi)",
+        );
+    }
+    Ok(())
+}
+
 /// Stages of the game by empty squares, for the table's columns.
 const STAGES: [(u32, u32); 4] = [(10, 14), (15, 18), (19, 22), (23, 32)];
 
@@ -745,18 +760,8 @@ fn evaluate() -> Result<String, String> {
         .as_deref()
         .map(|w| cli::load_weights(w, "othello", Some(6)))
         .transpose()?;
-    if run.search.score.is_some() && !trained.as_ref().is_some_and(|n| n.shape().score) {
-        return Err(
-            "--score-utility needs --weights with a score head (az_train --score)".to_string(),
-        );
-    }
-    if run.search.dynamic.is_some() && !trained.as_ref().is_some_and(sees_komi) {
-        return Err(
-            "--dynamic-komi and --dynamic-komi-ahead need --weights with the komi plane \
-             (az_train --komi)"
-                .to_string(),
-        );
-    }
+    serves_the_search(&run, trained.as_ref())
+        .map_err(|e| format!("{}: {e}", run.weights.as_deref().unwrap_or("no --weights")))?;
     let shape = trained.as_ref().map_or(
         games::nn::Shape {
             size: 6,
@@ -984,18 +989,7 @@ fn curve(run: &Run, dir: &str, positions: &[Judged<Board>]) -> Result<String, St
     let clock = Instant::now();
     for (i, (g, path)) in files.iter().enumerate() {
         let net = cli::load_weights(&path.to_string_lossy(), "othello", Some(6))?;
-        if run.search.score.is_some() && !net.shape().score {
-            return Err(format!(
-                "{}: --score-utility needs a network with a score head",
-                path.display()
-            ));
-        }
-        if run.search.dynamic.is_some() && !sees_komi(&net) {
-            return Err(format!(
-                "{}: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane",
-                path.display()
-            ));
-        }
+        serves_the_search(run, Some(&net)).map_err(|e| format!("{}: {e}", path.display()))?;
         let untrained = Net::random(*net.shape(), run.seed).map_err(|e| e.to_string())?;
         let (games, secs) = by_generation.get(g).copied().unwrap_or((0, 0.0));
         let _ = write!(csv, "{g},{games},{secs:.1}");
