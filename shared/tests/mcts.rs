@@ -9,7 +9,7 @@
 mod conformance;
 
 use games::go::{self, Board, KoRule};
-use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, FirstPlay, Lcb, Playouts, Settings, Signs, Tree};
 use games::rng::Rng;
 use games::search::{alpha_beta, Game};
 use games::tictactoe::{self, O, X};
@@ -23,6 +23,7 @@ fn negamax(iterations: u32, c_puct: f64, first_play: FirstPlay) -> Settings {
         signs: Signs::Negamax,
         first_play,
         proofs: false,
+        lcb: None,
     }
 }
 
@@ -531,4 +532,109 @@ fn with_proofs_a_proved_move_is_weighed_on_the_scale_of_the_open_ones() {
         "a loss worth -1.4 under an open -1.2"
     );
     assert_eq!(search(0.0), Some(0), "a loss worth -1 over an open -1.2");
+}
+
+#[test]
+fn lcb_plays_the_best_bound_among_moves_visited_enough() {
+    // Each case: stdevs, min share, then each move's visits, mean and mean square for the
+    // player choosing, then the move chosen ("-": none).
+    let table = "
+        2 0.1  | 100 0.1 0.02, 1 0.9 0.81             => 0   one visit is no candidate
+        2 0.1  | 300 0.2 0.04, 60 0.5 0.25            => 1   no spread: the higher mean
+        2 0.25 | 300 0.2 0.04, 60 0.5 0.25            => 0   60 is under a quarter of 300
+        5 0.1  | 300 0.2 0.04, 60 0.5 0.75            => 0   5 errors of a wide spread
+        2 0.1  | 300 0.2 0.04, 60 0.5 0.75            => 1   2 errors of it
+        0 0.1  | 50 0.1 0.01, 10 0.4 0.16, 4 0.9 0.81 => 1   4 is under a tenth of 50
+        1 0    | 100 0.3 0.09, 100 0.3 0.09           => 0   equals: the first
+        1 0    | 3 -0.2 0.04, 7 -0.5 0.25             => 0   bounds below zero
+        1 0    | 0 0 0, 0 0 0                         => -   nothing visited
+    ";
+    for line in table.lines().filter(|l| !l.trim().is_empty()) {
+        let (case, expected) = line.split_once("=>").unwrap();
+        let (head, moves) = case.split_once('|').unwrap();
+        let head: Vec<f64> = head
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let lcb = Lcb {
+            stdevs: head[0],
+            min_share: head[1],
+        };
+        let moves: Vec<(u32, f64, f64)> = moves
+            .split(',')
+            .map(|m| {
+                let w: Vec<&str> = m.split_whitespace().collect();
+                (
+                    w[0].parse().unwrap(),
+                    w[1].parse().unwrap(),
+                    w[2].parse().unwrap(),
+                )
+            })
+            .collect();
+        let expected = expected.split_whitespace().next().unwrap();
+        let chosen = lcb
+            .choose(&moves)
+            .map_or("-".to_string(), |i| i.to_string());
+        assert_eq!(chosen, expected, "{line}");
+    }
+}
+
+#[test]
+fn with_lcb_the_search_plays_what_lcb_chooses_from_its_root() {
+    // Playout values are +1, 0 or -1, so each node's squares count its decisive results.
+    let mut differs = 0;
+    for (position, seed) in ["X........", "XO.......", "X.O.X....", "XX.OO...."]
+        .iter()
+        .zip(1..)
+    {
+        let rows: Vec<String> = position
+            .as_bytes()
+            .chunks(3)
+            .map(|r| String::from_utf8(r.to_vec()).unwrap())
+            .collect();
+        let board: tictactoe::Board = rows.join("\n").parse().unwrap();
+        for lcb in [
+            Lcb {
+                stdevs: 0.0,
+                min_share: 0.0,
+            },
+            Lcb {
+                stdevs: 3.0,
+                min_share: 0.15,
+            },
+        ] {
+            let settings = Settings {
+                lcb: Some(lcb),
+                ..negamax(60, 4.0, FirstPlay::Zero)
+            };
+            let tree = Tree::search(&board, settings, &mut Playouts::new(seed));
+            let stats: Vec<(u32, f64, f64)> = tree
+                .children()
+                .iter()
+                .map(|c| {
+                    let n = f64::from(c.visits.max(1));
+                    assert_eq!(c.squares, c.squares.round(), "{position}");
+                    assert!(c.squares <= f64::from(c.visits) && c.squares >= c.total.abs());
+                    (c.visits, -c.total / n, c.squares / n)
+                })
+                .collect();
+            let i = lcb.choose(&stats).unwrap();
+            assert_eq!(
+                tree.best_move(),
+                tree.children()[i].mv,
+                "{position} {lcb:?}"
+            );
+            let plain = Tree::search(
+                &board,
+                negamax(60, 4.0, FirstPlay::Zero),
+                &mut Playouts::new(seed),
+            );
+            differs += usize::from(plain.best_move() != tree.best_move());
+        }
+    }
+    // Bound 0 at share 0 plays the best mean, which is not always the most visited move.
+    assert!(
+        differs > 0,
+        "LCB never chose other than the most visited move"
+    );
 }

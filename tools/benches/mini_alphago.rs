@@ -32,6 +32,7 @@ fn main() {
         signs: Signs::Seed,
         first_play: FirstPlay::Zero,
         proofs: false,
+        lcb: None,
     };
     let mut net = Network::seed();
     let mut ours: Vec<Duration> = (0..20)

@@ -1704,6 +1704,9 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions GOOD --dynamic-komi 0:0.5 => --dynamic-komi takes K:T
         az_eval --positions GOOD --dynamic-komi 4:1 => --dynamic-komi takes K:T
         az_eval --positions GOOD --dynamic-komi 4 => --dynamic-komi takes K:T
+        az_eval --positions GOOD --lcb 5 => --lcb takes Z:S
+        az_eval --positions GOOD --lcb 5:1.5 => --lcb takes Z:S
+        az_eval --positions GOOD --lcb -1:0.1 => --lcb takes Z:S
         az_eval => --positions FILE is required
         az_eval --positions /no/such/file => /no/such/file
         az_eval --positions BAD => line 2

@@ -10,7 +10,8 @@
 //! −1, unless the evaluator values finished games too: [`Evaluator::terminal`]); **back up**:
 //! every node on the path gains a visit and the value, its sign flipping at each level.
 //! The root is expanded first and starts with one visit; the move played is the most
-//! visited child of the root. An unvisited child's `Q` is 0 (a draw) unless
+//! visited child of the root (or, with [`Settings::lcb`], the one whose value is highest
+//! at a lower confidence bound). An unvisited child's `Q` is 0 (a draw) unless
 //! [`Settings::first_play`] asks for first-play urgency ([`FirstPlay::Reduced`]).
 //!
 //! **Signs.** A node's total value is kept from the point of view of the player to move
@@ -65,6 +66,49 @@ pub struct Settings {
     /// proven worse than another (a win by 2 where a win by 4 is proven). Off (`false`):
     /// the plain search, as seed 004.
     pub proofs: bool,
+    /// How [`Tree::best_move`] chooses among the root's children: `None` (as seed 004 and
+    /// AlphaZero), the most visited; `Some`, by a lower confidence bound on each one's
+    /// value ([`Lcb`]).
+    pub lcb: Option<Lcb>,
+}
+
+/// The move to play by a lower confidence bound on its value, as Leela Zero and KataGo
+/// choose it: a move the search valued higher than the most visited one, but visited less
+/// because its value showed late, is played when it was visited enough for its mean to be
+/// trusted. Each candidate's bound is its mean value for the player choosing minus
+/// `stdevs` standard errors of that mean (the spread of the values backed up through it
+/// over √visits); the candidates are the moves with at least 2 visits and at least
+/// `min_share` of the most visited one's (which is always one).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lcb {
+    /// How many standard errors below its mean a move's bound lies (KataGo: 5).
+    pub stdevs: f64,
+    /// The share of the most visited move's visits a candidate needs (KataGo: 0.15).
+    pub min_share: f64,
+}
+
+impl Lcb {
+    /// The candidate with the highest bound (the first of equals), given each move's
+    /// visits, mean value and mean squared value for the player choosing, in move order;
+    /// `None` when no move has been visited. With no other candidate, the most visited
+    /// move (the first of equals).
+    pub fn choose(self, moves: &[(u32, f64, f64)]) -> Option<usize> {
+        let most = moves.iter().map(|m| m.0).max().filter(|&n| n > 0)?;
+        let most_visited = moves.iter().position(|m| m.0 == most)?;
+        let mut best = (f64::NEG_INFINITY, most_visited);
+        for (i, &(visits, mean, squares)) in moves.iter().enumerate() {
+            if visits < 2 || f64::from(visits) < self.min_share * f64::from(most) {
+                continue;
+            }
+            let n = f64::from(visits);
+            let variance = (squares - mean * mean).max(0.0) * n / (n - 1.0);
+            let bound = mean - self.stdevs * (variance / n).sqrt();
+            if bound > best.0 {
+                best = (bound, i);
+            }
+        }
+        Some(best.1)
+    }
 }
 
 /// First-play urgency: the `Q` of an unvisited child in the selection rule.
@@ -88,6 +132,7 @@ impl Default for Settings {
             signs: Signs::Negamax,
             first_play: FirstPlay::Zero,
             proofs: false,
+            lcb: None,
         }
     }
 }
@@ -193,6 +238,8 @@ pub struct Node<G: Game> {
     pub visits: u32,
     /// Sum of the values backed up through this node, for the player to move here.
     pub total: f64,
+    /// Sum of the squares of those values, for their spread ([`Settings::lcb`]).
+    pub squares: f64,
     /// Bounds on the exact score of this node's position for the player to move here
     /// ([`Game::score`]'s scale), with [`Settings::proofs`]; `(-UNKNOWN, UNKNOWN)` until
     /// something is proved, equal once the node is solved.
@@ -225,6 +272,7 @@ impl<G: Game> Node<G> {
             prior,
             visits: 0,
             total: 0.0,
+            squares: 0.0,
             bounds: (-UNKNOWN, UNKNOWN),
             exact: 0.0,
             children: 0..0,
@@ -374,6 +422,7 @@ impl<G: Game> Tree<G> {
     }
 
     /// The most visited child's move (the first of equals), or `None` if the game is over.
+    /// With [`Settings::lcb`], the child [`Lcb::choose`] picks instead.
     ///
     /// With [`Settings::proofs`], first what is proved: a move proved at least as good as
     /// every other could be, if there is one; never a move proved worse than another. Among
@@ -383,7 +432,24 @@ impl<G: Game> Tree<G> {
     /// and that open move otherwise.
     pub fn best_move(&self) -> Option<G::Move> {
         let children = self.children();
+        let sign = self.settings.signs.parent_sign();
+        // The move to play among the children `allowed`: the most visited (the first of
+        // equals, the first allowed if none was visited), or the one Lcb chooses.
         let most_visited = |allowed: &dyn Fn(usize) -> bool| {
+            if let Some(lcb) = self.settings.lcb {
+                let stats: Vec<(u32, f64, f64)> = children
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let n = f64::from(c.visits.max(1));
+                        let visits = if allowed(i) { c.visits } else { 0 };
+                        (visits, sign * c.total / n, c.squares / n)
+                    })
+                    .collect();
+                if let Some(i) = lcb.choose(&stats) {
+                    return Some(&children[i]);
+                }
+            }
             let mut best: Option<&Node<G>> = None;
             for (i, child) in children.iter().enumerate() {
                 if allowed(i) && best.map_or(true, |b| child.visits > b.visits) {
@@ -613,6 +679,7 @@ impl<G: Game> Tree<G> {
             }
             node.visits += 1;
             node.total += value;
+            node.squares += value * value;
             value = -value;
         }
     }

@@ -284,6 +284,7 @@ pub fn play<G: Exact>(start: &G, net: &Net, config: &Config, seed: u64) -> Playe
         signs: Signs::Negamax,
         first_play: FirstPlay::Zero,
         proofs: false,
+        lcb: None,
     };
     let mut planes = vec![0.0; n * PLANES];
     let mut game = start.clone();

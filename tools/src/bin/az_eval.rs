@@ -3,7 +3,7 @@
 //! against playout MCTS. See [`USAGE`].
 
 use games::endgame::Solver;
-use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, FirstPlay, Lcb, Playouts, Settings, Signs, Tree};
 use games::nn::{DynamicKomi, Inference, Net};
 use games::othello::{Board, Move};
 use games::rng::Rng;
@@ -58,6 +58,10 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       negamax, a move proven worse than another is not played (a win by 2
                       where a win by 4 is proven) nor searched again, and a solved root
                       ends the search; the playout players search without
+  --lcb Z:S           the network players play the move whose value is highest at Z
+                      standard errors below its mean, among moves with at least S of
+                      the most visited one's visits (Leela Zero's and KataGo's choice;
+                      KataGo: 5:0.15), not simply the most visited
   --score-utility W[:S]  the trained network's MCTS players (netN, the agent of the
                       whole games, --explain) add KataGo's score utility to every value:
                       W * (2/pi) * atan((margin - centre) / S), the margin the network's
@@ -113,6 +117,7 @@ const fn settings(iterations: u32) -> Settings {
         signs: Signs::Negamax,
         first_play: FirstPlay::Zero,
         proofs: false,
+        lcb: None,
     }
 }
 
@@ -710,6 +715,12 @@ fn parse() -> Result<Run, String> {
                 run.views = cli::choice(&flag, args.next(), &views)?;
             }
             "--proofs" => run.search.settings.proofs = true,
+            "--lcb" => {
+                let form = "Z:S, Z in 0..=100 standard errors and S in 0..=1, as 5:0.15";
+                let ok = |z: &f64, s: &f64| (0.0..=100.0).contains(z) && (0.0..=1.0).contains(s);
+                let (stdevs, min_share) = cli::pair(&flag, args.next(), form, ok)?;
+                run.search.settings.lcb = Some(Lcb { stdevs, min_share });
+            }
             "--fpu" => {
                 let r = cli::number(&flag, args.next(), -2.0..=2.0)?;
                 run.search.settings.first_play = FirstPlay::Reduced(r);
