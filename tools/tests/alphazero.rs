@@ -1716,7 +1716,12 @@ fn the_evaluation_tools_refuse_bad_input_in_one_line() {
         az_eval --positions GOOD --weights GARBAGE => weights
         az_eval --positions GOOD --players policy => needs --weights
         az_eval --positions GOOD --players oracle => unknown player
-        az_eval --positions GOOD --views mirror => --views is plain, avg or random, not \"mirror\"
+        az_eval --positions GOOD --views mirror => --views is plain, avg, random or avgK (K of the 8 symmetries, 1..=8), not \"mirror\"
+        az_eval --positions GOOD --views avg9 => --views is plain, avg, random or avgK
+        az_eval --positions GOOD --views avg0 => --views is plain, avg, random or avgK
+        az_eval --positions GOOD --weights PLAIN --players netavg9x400 => unknown player \"netavg9x400\"
+        az_eval --positions GOOD --weights PLAIN --players netavg2x0 => unknown player \"netavg2x0\"
+        az_eval --positions GOOD --players netavg2x400 => player netavg2x400 needs --weights
         az_eval --positions GOOD --views => --views needs a value
         az_eval --positions GOOD --curve DIR => log.csv
         az_plot --dir DIR --out DIR => log.csv
@@ -1947,6 +1952,39 @@ fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
         (printed - mean).abs() < 0.006,
         "printed {printed}, expected {mean}"
     );
+}
+
+#[test]
+fn az_eval_names_any_count_of_views_and_one_or_eight_are_the_random_and_averaged_players() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
+    )
+    .unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(60)
+        .collect();
+    let players = "netrand20,netavg1x20,netavg20,netavg8x20,netavg3x20";
+    let (out, _) = az_eval_on("az_eval_views", &lines, &["--players", players]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Each player's figures: its row without the name.
+    let figures = |player: &str| -> String {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {player} |")));
+        let row = row.unwrap_or_else(|| panic!("no row for {player}: {table}"));
+        row.split('|').skip(2).collect()
+    };
+    assert_eq!(figures("netavg1x20"), figures("netrand20"), "{table}");
+    assert_eq!(figures("netavg8x20"), figures("netavg20"), "{table}");
+    assert_ne!(figures("netrand20"), figures("netavg20"), "{table}");
+    assert!(table.contains("| netavg3x20 |"), "{table}");
 }
 
 #[test]

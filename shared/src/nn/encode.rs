@@ -263,10 +263,9 @@ pub fn symmetry(size: usize, t: usize, point: usize) -> usize {
 enum Views {
     /// The position as it is.
     Plain,
-    /// All eight, averaged.
-    All,
-    /// One drawn at random for each evaluation.
-    Random(crate::rng::Rng),
+    /// `count` distinct symmetries, drawn afresh for each evaluation (all eight, in order,
+    /// when `count` is 8, so nothing is drawn), and averaged.
+    Drawn { rng: crate::rng::Rng, count: usize },
 }
 
 /// A network with the buffers of its forward pass: the leaf evaluator of PUCT for any
@@ -274,7 +273,8 @@ enum Views {
 ///
 /// [`Inference::averaged`] evaluates each position through all eight symmetries of the
 /// board and averages the eight policies and values (AlphaGo's evaluation; eight times the
-/// work, a steadier answer); [`Inference::random_views`] through one drawn at random.
+/// work, a steadier answer); [`Inference::random_views`] through one drawn at random;
+/// [`Inference::sampled_views`] through a few drawn at random and averaged, in between.
 ///
 /// With a score head ([`crate::nn::Shape::score`]) and [`Inference::use_score`], the value
 /// the search backs up is KataGo's utility: the value plus a [`ScoreUtility`] of the
@@ -336,13 +336,28 @@ impl<'a> Inference<'a> {
     /// Buffers for `net`, evaluating every position through the board's eight symmetries
     /// and averaging the policies (as probabilities) and the values.
     pub fn averaged(net: &'a Net) -> Inference<'a> {
-        Inference::with_views(net, Views::All)
+        Inference::sampled_views(net, 8, 0)
     }
 
     /// Buffers for `net`, evaluating every position through one of the board's eight
     /// symmetries drawn at random (AlphaGo Zero's evaluation: no extra work).
     pub fn random_views(net: &'a Net, seed: u64) -> Inference<'a> {
-        Inference::with_views(net, Views::Random(crate::rng::Rng::new(seed)))
+        Inference::sampled_views(net, 1, seed)
+    }
+
+    /// Buffers for `net`, evaluating every position through `count` distinct symmetries of
+    /// the board's eight, drawn at random for each evaluation (seeded with `seed`), and
+    /// averaging their policies and values: `count` times the work of one view, and most
+    /// of the steadiness of all eight for a few. 1 is [`Inference::random_views`]; 8 is
+    /// [`Inference::averaged`] (nothing drawn).
+    ///
+    /// # Panics
+    ///
+    /// If `count` is not in `1..=8`.
+    pub fn sampled_views(net: &'a Net, count: usize, seed: u64) -> Inference<'a> {
+        assert!((1..=8).contains(&count), "{count} views of 8 symmetries");
+        let rng = crate::rng::Rng::new(seed);
+        Inference::with_views(net, Views::Drawn { rng, count })
     }
 
     /// Buffers for `net` and the buffers that seeing through a symmetry needs.
@@ -391,12 +406,14 @@ impl<'a> Inference<'a> {
         self.policy.fill(0.0);
         let mut value = 0.0;
         self.score = 0.0;
-        let all = [0, 1, 2, 3, 4, 5, 6, 7];
-        let drawn;
+        let mut all = [0, 1, 2, 3, 4, 5, 6, 7];
         let views: &[usize] = match &mut self.views {
-            Views::Random(rng) => {
-                drawn = [rng.below(8)];
-                &drawn
+            Views::Drawn { rng, count } if *count < 8 => {
+                // The first `count` steps of a Fisher–Yates shuffle: distinct, uniform.
+                for i in 0..*count {
+                    all.swap(i, i + rng.below(8 - i));
+                }
+                &all[..*count]
             }
             _ => &all,
         };

@@ -440,6 +440,74 @@ mod tests {
     }
 
     #[test]
+    fn a_few_views_drawn_at_random_average_distinct_images_and_vary() {
+        let net = Net::random(shape(6), 5).unwrap();
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for k in 0..9 {
+            let moves = board.legal_moves();
+            board = board.after(moves[(3 * k) % moves.len()]).unwrap();
+        }
+        let moves = board.legal_moves();
+        let plain: Vec<f32> = (0..8)
+            .map(|t| {
+                let image = image(&board, t);
+                Inference::new(&net)
+                    .policy_value(&image, &image.legal_moves())
+                    .1
+            })
+            .collect();
+        // The mean of the views in each subset of the eight (a bit per view).
+        let subset_mean = |bits: u32| {
+            let views = (0..8).filter(|t| bits >> t & 1 == 1);
+            views.map(|t| plain[t]).sum::<f32>() / bits.count_ones() as f32
+        };
+        for count in 1..=8 {
+            let mut sampled = Inference::sampled_views(&net, count, 11);
+            let mut subsets = Vec::new();
+            for _ in 0..40 {
+                let (p, v) = sampled.policy_value(&board, &moves);
+                assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+                let found: Vec<u32> = (1u32..256)
+                    .filter(|b| b.count_ones() as usize == count)
+                    .filter(|&b| (subset_mean(b) - v).abs() < 1e-6)
+                    .collect();
+                assert!(
+                    !found.is_empty(),
+                    "{count} views: {v} is no mean of {count} distinct views"
+                );
+                subsets.extend(found);
+            }
+            subsets.sort_unstable();
+            subsets.dedup();
+            // Drawn afresh each time: several subsets come up (all eight is one subset).
+            let expected = if count == 8 { 1 } else { 4 };
+            assert!(
+                subsets.len() >= expected,
+                "{count} views: only {} subsets in 40 evaluations",
+                subsets.len()
+            );
+        }
+        // One view is random_views, all eight averaged, evaluation after evaluation.
+        let (mut one, mut random) = (
+            Inference::sampled_views(&net, 1, 3),
+            Inference::random_views(&net, 3),
+        );
+        let (mut eight, mut averaged) = (
+            Inference::sampled_views(&net, 8, 3),
+            Inference::averaged(&net),
+        );
+        for _ in 0..16 {
+            assert_eq!(
+                one.policy_value(&board, &moves).1,
+                random.policy_value(&board, &moves).1
+            );
+            let (p, v) = eight.policy_value(&board, &moves);
+            let p = p.to_vec();
+            assert_eq!((p.as_slice(), v), averaged.policy_value(&board, &moves));
+        }
+    }
+
+    #[test]
     fn weights_round_trip_and_every_corruption_is_refused() {
         let net = Net::random(shape(3), 7).unwrap();
         let bytes = net.to_bytes("tictactoe");

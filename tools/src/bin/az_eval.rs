@@ -32,7 +32,9 @@ usage: az_eval --positions FILE [--weights FILE] [options]
                       of the trained one's shape), policy (the raw policy's top move), netN
                       (MCTS N with the trained network); policyavg and netavgN see each
                       position through the board's 8 symmetries and average (8 times the
-                      work), netrandN through one drawn at random per evaluation
+                      work), netrandN through one drawn at random per evaluation,
+                      netavgKxN through K of the 8 (1..=8) drawn at random per
+                      evaluation and averaged (K times the work)
   --threads T         positions measured in parallel (default 2)
   --versus-solver     also play the trained network + MCTS (--simulations) from the start
                       against the exact solver, as White and as Black, and name the
@@ -42,7 +44,8 @@ usage: az_eval --positions FILE [--weights FILE] [options]
   --simulations N     MCTS simulations for --versus-solver and --explain (default 400)
   --views V           how the agent of --versus-solver and --versus-playouts sees a
                       position: plain (default), avg (the 8 symmetries averaged, as
-                      netavgN) or random (one drawn per evaluation, as netrandN)
+                      netavgN), random (one drawn per evaluation, as netrandN) or avgK
+                      (K of the 8 drawn per evaluation and averaged, as netavgKxN)
   --seconds S         seconds per move for --versus-playouts (default 0.5)
   --keep-trees        in --versus-solver and --versus-playouts, each MCTS player keeps
                       the part of its tree below the position it meets next (its move,
@@ -230,7 +233,7 @@ fn player<'a>(
         let mut rng = Rng::new(seed);
         return Ok(Box::new(move |b: &Board| greedy(b, &mut rng)));
     }
-    for (policy, views) in [("policyavg", Views::Averaged), ("policy", Views::Plain)] {
+    for (policy, views) in [("policyavg", Views::Sampled(8)), ("policy", Views::Plain)] {
         if name == policy {
             let mut inference = views.inference(need()?, seed);
             search.set_komi(&mut inference);
@@ -256,9 +259,23 @@ fn player<'a>(
             false,
         ));
     }
+    // netavgKxN: K views drawn at random and averaged, N simulations.
+    let sampled = name.strip_prefix("netavg").and_then(|rest| {
+        let (k, n) = rest.split_once('x')?;
+        let k = k.parse().ok().filter(|k| (1..=8).contains(k))?;
+        Some((k, n.parse().ok().filter(|&n| n > 0)?))
+    });
+    if let Some((k, n)) = sampled {
+        return Ok(mcts(
+            with(n),
+            search.inference(Views::Sampled(k), need()?, seed),
+            Budget::Iterations,
+            false,
+        ));
+    }
     for (prefix, views) in [
-        ("netrand", Views::Random),
-        ("netavg", Views::Averaged),
+        ("netrand", Views::Sampled(1)),
+        ("netavg", Views::Sampled(8)),
         ("net", Views::Plain),
     ] {
         if let Some(n) = count(prefix) {
@@ -597,14 +614,14 @@ impl NetSearch {
     }
 }
 
-/// How a network player sees each position: as it is (`net`, `policy`), through the
-/// board's 8 symmetries averaged (`netavgN`, `policyavg`), or through one drawn at random
-/// per evaluation (`netrandN`); `--views` sets it for the agent of the whole games.
+/// How a network player sees each position: as it is (`net`, `policy`), or through K of
+/// the board's 8 symmetries, drawn at random for each evaluation and averaged: all 8
+/// (`netavgN`, `policyavg`), one (`netrandN`) or K (`netavgKxN`); `--views` sets it for
+/// the agent of the whole games.
 #[derive(Clone, Copy)]
 enum Views {
     Plain,
-    Averaged,
-    Random,
+    Sampled(usize),
 }
 
 impl Views {
@@ -612,8 +629,25 @@ impl Views {
     fn inference(self, net: &Net, seed: u64) -> Inference<'_> {
         match self {
             Views::Plain => Inference::new(net),
-            Views::Averaged => Inference::averaged(net),
-            Views::Random => Inference::random_views(net, seed),
+            Views::Sampled(count) => Inference::sampled_views(net, count, seed),
+        }
+    }
+
+    /// `--views`' value: plain, avg (8), random (1) or avgK.
+    fn parse(flag: &str, text: Option<String>) -> Result<Views, String> {
+        let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+        match text.as_str() {
+            "plain" => return Ok(Views::Plain),
+            "avg" => return Ok(Views::Sampled(8)),
+            "random" => return Ok(Views::Sampled(1)),
+            _ => {}
+        }
+        match text.strip_prefix("avg").and_then(|k| k.parse().ok()) {
+            Some(k @ 1..=8) => Ok(Views::Sampled(k)),
+            _ => Err(format!(
+                "{flag} is plain, avg, random or avgK (K of the 8 symmetries, 1..=8), \
+                 not {text:?}"
+            )),
         }
     }
 }
@@ -707,12 +741,7 @@ fn parse() -> Result<Run, String> {
                 run.seconds = cli::number(&flag, args.next(), (Excluded(0.0), Included(600.0)))?;
             }
             "--views" => {
-                let views = [
-                    ("plain", Views::Plain),
-                    ("avg", Views::Averaged),
-                    ("random", Views::Random),
-                ];
-                run.views = cli::choice(&flag, args.next(), &views)?;
+                run.views = Views::parse(&flag, args.next())?;
             }
             "--proofs" => run.search.settings.proofs = true,
             "--lcb" => {
