@@ -196,6 +196,93 @@ pub fn score_utility(flag: &str, text: Option<String>) -> Result<(f64, f64), Str
     }
 }
 
+/// `--lcb Z:S` after `flag`: the move by a lower confidence bound on its value, Z standard
+/// errors (0..=100) among the moves with at least S (0..=1) of the most visited one's
+/// visits ([`games::mcts::Lcb`]).
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not of that form.
+pub fn lcb(flag: &str, text: Option<String>) -> Result<games::mcts::Lcb, String> {
+    let form = "Z:S, Z in 0..=100 standard errors and S in 0..=1, as 5:0.15";
+    let ok = |z: &f64, s: &f64| (0.0..=100.0).contains(z) && (0.0..=1.0).contains(s);
+    let (stdevs, min_share) = pair(flag, text, form, ok)?;
+    Ok(games::mcts::Lcb { stdevs, min_share })
+}
+
+/// `--dynamic-komi K:T` (the points a side behind gets) or `--dynamic-komi-ahead K:T` (the
+/// points a side ahead gives) after `flag`, K in 1..=36 and T in 0..1, into `dynamic`
+/// ([`games::nn::DynamicKomi`], made if it is `None`).
+///
+/// # Errors
+///
+/// A one-line message when the value is missing or not of that form.
+pub fn dynamic_komi(
+    flag: &str,
+    text: Option<String>,
+    dynamic: &mut Option<games::nn::DynamicKomi>,
+) -> Result<(), String> {
+    let form = "K:T, K in 1..=36 and T in 0..1, as 4:0.9";
+    let ok = |&k: &i32, &t: &f32| (1..=36).contains(&k) && (0.0..1.0).contains(&t);
+    let (k, t) = pair(flag, text, form, ok)?;
+    let dynamic = dynamic.get_or_insert_with(Default::default);
+    if flag == "--dynamic-komi-ahead" {
+        (dynamic.give, dynamic.above) = (k, t);
+    } else {
+        (dynamic.extra, dynamic.below) = (k, t);
+    }
+    Ok(())
+}
+
+/// Whether `net` has the komi plane, the last of 6×6 Othello's
+/// ([`games::nn::planes_for`]), which dynamic komi needs.
+pub fn sees_komi(net: &games::nn::Net) -> bool {
+    net.shape().planes == *games::nn::planes_for("othello").end()
+}
+
+/// How a network player sees each position (`--views`): as it is, or through K of the
+/// board's 8 symmetries drawn at random for each evaluation and averaged (8: all of them,
+/// AlphaGo's evaluation; 1: one at random, AlphaGo Zero's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Views {
+    /// The position as it is.
+    Plain,
+    /// K of the 8 views, 1..=8.
+    Sampled(usize),
+}
+
+impl Views {
+    /// `--views`' value after `flag`: plain, avg (8), random (1) or avgK.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message when the value is missing or none of those.
+    pub fn parse(flag: &str, text: Option<String>) -> Result<Views, String> {
+        let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
+        match text.as_str() {
+            "plain" => return Ok(Views::Plain),
+            "avg" => return Ok(Views::Sampled(8)),
+            "random" => return Ok(Views::Sampled(1)),
+            _ => {}
+        }
+        match text.strip_prefix("avg").and_then(|k| k.parse().ok()) {
+            Some(k @ 1..=8) => Ok(Views::Sampled(k)),
+            _ => Err(format!(
+                "{flag} is plain, avg, random or avgK (K of the 8 symmetries, 1..=8), \
+                 not {text:?}"
+            )),
+        }
+    }
+
+    /// The network's evaluation seeing positions this way; `seed` for the random views.
+    pub fn inference(self, net: &games::nn::Net, seed: u64) -> games::nn::Inference<'_> {
+        match self {
+            Views::Plain => games::nn::Inference::new(net),
+            Views::Sampled(count) => games::nn::Inference::sampled_views(net, count, seed),
+        }
+    }
+}
+
 /// The network in the weights file at `path`, checked to be for `game` on a `size`×`size`
 /// board (`None`: any size).
 ///

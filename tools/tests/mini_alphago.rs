@@ -116,6 +116,16 @@ fn bad_input_is_one_line_and_status_1() {
         --position FIVE => the board is 5x5: the seed's game and the network are 7x7
         --position /no/such/file => /no/such/file
         --seed-compatible --rules go => --seed-compatible is the seed's game with its network
+        --seed-compatible --lcb 5:0.15 => drop --lcb
+        --lcb 5 => --lcb takes Z:S
+        --lcb 5:2 => --lcb takes Z:S
+        --views avg9 => --views is plain, avg, random or avgK
+        --views => --views needs a value
+        --views avg => --views is for a trained network (--weights)
+        --rules go --evaluator playout --views random => --views is for a trained network
+        --dynamic-komi 4:0.5 => --dynamic-komi and --dynamic-komi-ahead are for Othello with a trained network
+        --rules othello --evaluator playout --dynamic-komi-ahead 4:0.5 => are for Othello with a trained network
+        --dynamic-komi 40:0.5 => --dynamic-komi takes K:T
     "#;
     for (args, says) in testkit::refusals(table, &names) {
         testkit::assert_refused(&run(&args), "mini_alphago", says, &format!("{args:?}"));
@@ -291,6 +301,24 @@ fn bad_weights_files_are_one_line_and_status_1() {
             "{says}: {err}"
         );
     }
+    // Dynamic komi needs the komi plane, which this network does not have.
+    let out = run_with(
+        &[
+            "--game",
+            "othello",
+            "--weights",
+            good.to_str().unwrap(),
+            "--dynamic-komi",
+            "4:0.5",
+        ],
+        "",
+    );
+    testkit::assert_refused(
+        &out,
+        "mini_alphago",
+        "need a network with the komi plane",
+        "",
+    );
     // Othello's network needs weights; weights need a game that has networks.
     for args in [
         vec!["--game", "othello"],
@@ -311,28 +339,53 @@ fn the_committed_komi_network_plays_whites_only_win_by_4_at_komi_4() {
     // another move: the komi reaches the network and the search.
     let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6-komi.net");
     let position = "6\n......\n..BW..\n..WB..\n.WBBB.\n..B...\n......\nW\n";
-    let best = |komi: &str| {
-        let out = run_with(
-            &[
-                "--game",
-                "othello",
-                "--position",
-                "-",
-                "--weights",
-                weights.to_str().unwrap(),
-                "--iterations",
-                "200",
-                "--komi",
-                komi,
-            ],
-            position,
-        );
+    // The first line of the report with `args`, or all of it with dynamic komi.
+    let best = |args: &[&str]| {
+        let common = [
+            "--game",
+            "othello",
+            "--position",
+            "-",
+            "--weights",
+            weights.to_str().unwrap(),
+            "--iterations",
+            "200",
+        ];
+        let out = run_with(&[&common[..], args].concat(), position);
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(out.status.success(), "{text}");
+        if args[0].starts_with("--dynamic") {
+            return text;
+        }
         text.lines().next().unwrap().to_string()
     };
-    assert_eq!(best("4"), "best move: e3");
-    assert_ne!(best("0"), "best move: e3");
+    assert_eq!(best(&["--komi", "4"]), "best move: e3");
+    assert_ne!(best(&["--komi", "0"]), "best move: e3");
+    // At komi 0 with dynamic komi for a side ahead, White, which the network sees winning,
+    // searches as if it gave 4 discs: the even game again, and e3. The report says so.
+    let ahead = best(&["--dynamic-komi-ahead", "4:0.5"]);
+    assert!(
+        ahead.starts_with("best move: e3\n")
+            && ahead.contains("\ndynamic komi: White is ahead and gives 4 discs here\n"),
+        "{ahead}"
+    );
+    // The same with two views averaged and the move by LCB; the report names both.
+    let ahead = best(&[
+        "--dynamic-komi-ahead",
+        "4:0.5",
+        "--views",
+        "avg2",
+        "--lcb",
+        "5:0.15",
+    ]);
+    for part in [
+        "best move: e3\n",
+        " (2 of the 8 views at random, averaged);",
+        ", the move by LCB (5 standard errors, 15% of the visits)\n",
+        "\ndynamic komi: White is ahead and gives 4 discs here\n",
+    ] {
+        assert!(ahead.contains(part), "no {part:?} in {ahead}");
+    }
     // A komi for Othello is a whole number of discs.
     let out = testkit::run_ok(
         Path::new(env!("CARGO_BIN_EXE_mini_alphago")),

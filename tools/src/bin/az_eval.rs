@@ -3,7 +3,7 @@
 //! against playout MCTS. See [`USAGE`].
 
 use games::endgame::Solver;
-use games::mcts::{Evaluator, FirstPlay, Lcb, Playouts, Settings, Signs, Tree};
+use games::mcts::{Evaluator, FirstPlay, Playouts, Settings, Signs, Tree};
 use games::nn::{DynamicKomi, Inference, Net};
 use games::othello::{Board, Move};
 use games::rng::Rng;
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use tools::alphazero::exact::{
     final_margin_for, greedy, policy_move, read_othello_positions, versus_solver, Judged,
 };
-use tools::cli;
+use tools::cli::{self, Views};
 
 const USAGE: &str = "\
 az_eval: 6x6 Othello players against perfect play
@@ -290,18 +290,13 @@ fn player<'a>(
     Err(format!("unknown player {name:?} (see --help)"))
 }
 
-/// Whether `net` has the komi plane, the last of 6×6 Othello's ([`games::nn::planes_for`]).
-fn sees_komi(net: &Net) -> bool {
-    net.shape().planes == *games::nn::planes_for("othello").end()
-}
-
 /// Whether `net` (`None`: no `--weights`) has what the search settings read from it: the
 /// score head for `--score-utility`, the komi plane for dynamic komi.
 fn serves_the_search(run: &Run, net: Option<&Net>) -> Result<(), &'static str> {
     if run.search.score.is_some() && !net.is_some_and(|n| n.shape().score) {
         return Err("--score-utility needs a network with a score head (az_train --score)");
     }
-    if run.search.dynamic.is_some() && !net.is_some_and(sees_komi) {
+    if run.search.dynamic.is_some() && !net.is_some_and(cli::sees_komi) {
         return Err(
             "--dynamic-komi and --dynamic-komi-ahead need a network with the komi plane \
              (az_train --komi)",
@@ -614,44 +609,6 @@ impl NetSearch {
     }
 }
 
-/// How a network player sees each position: as it is (`net`, `policy`), or through K of
-/// the board's 8 symmetries, drawn at random for each evaluation and averaged: all 8
-/// (`netavgN`, `policyavg`), one (`netrandN`) or K (`netavgKxN`); `--views` sets it for
-/// the agent of the whole games.
-#[derive(Clone, Copy)]
-enum Views {
-    Plain,
-    Sampled(usize),
-}
-
-impl Views {
-    /// The agent's network evaluation; `seed` for the random views.
-    fn inference(self, net: &Net, seed: u64) -> Inference<'_> {
-        match self {
-            Views::Plain => Inference::new(net),
-            Views::Sampled(count) => Inference::sampled_views(net, count, seed),
-        }
-    }
-
-    /// `--views`' value: plain, avg (8), random (1) or avgK.
-    fn parse(flag: &str, text: Option<String>) -> Result<Views, String> {
-        let text = text.ok_or_else(|| format!("{flag} needs a value"))?;
-        match text.as_str() {
-            "plain" => return Ok(Views::Plain),
-            "avg" => return Ok(Views::Sampled(8)),
-            "random" => return Ok(Views::Sampled(1)),
-            _ => {}
-        }
-        match text.strip_prefix("avg").and_then(|k| k.parse().ok()) {
-            Some(k @ 1..=8) => Ok(Views::Sampled(k)),
-            _ => Err(format!(
-                "{flag} is plain, avg, random or avgK (K of the 8 symmetries, 1..=8), \
-                 not {text:?}"
-            )),
-        }
-    }
-}
-
 struct Run {
     positions: String,
     weights: Option<String>,
@@ -720,15 +677,7 @@ fn parse() -> Result<Run, String> {
             "--versus-solver" => run.versus_solver = true,
             "--komi" => run.search.komi = cli::number(&flag, args.next(), -36..=36)?,
             "--dynamic-komi" | "--dynamic-komi-ahead" => {
-                let form = "K:T, K in 1..=36 and T in 0..1, as 4:0.9";
-                let ok = |&k: &i32, &t: &f32| (1..=36).contains(&k) && (0.0..1.0).contains(&t);
-                let (k, t) = cli::pair(&flag, args.next(), form, ok)?;
-                let dynamic = run.search.dynamic.get_or_insert_with(DynamicKomi::default);
-                if flag == "--dynamic-komi" {
-                    (dynamic.extra, dynamic.below) = (k, t);
-                } else {
-                    (dynamic.give, dynamic.above) = (k, t);
-                }
+                cli::dynamic_komi(&flag, args.next(), &mut run.search.dynamic)?;
             }
             "--keep-trees" => run.keep_trees = true,
             "--versus-playouts" => {
@@ -744,12 +693,7 @@ fn parse() -> Result<Run, String> {
                 run.views = Views::parse(&flag, args.next())?;
             }
             "--proofs" => run.search.settings.proofs = true,
-            "--lcb" => {
-                let form = "Z:S, Z in 0..=100 standard errors and S in 0..=1, as 5:0.15";
-                let ok = |z: &f64, s: &f64| (0.0..=100.0).contains(z) && (0.0..=1.0).contains(s);
-                let (stdevs, min_share) = cli::pair(&flag, args.next(), form, ok)?;
-                run.search.settings.lcb = Some(Lcb { stdevs, min_share });
-            }
+            "--lcb" => run.search.settings.lcb = Some(cli::lcb(&flag, args.next())?),
             "--fpu" => {
                 let r = cli::number(&flag, args.next(), -2.0..=2.0)?;
                 run.search.settings.first_play = FirstPlay::Reduced(r);

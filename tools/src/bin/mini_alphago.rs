@@ -17,7 +17,10 @@
 //! --iterations N        search iterations per move (default 500)
 //! --c-puct C            exploration constant (default 2)
 //! --seed N              random seed for playouts (default 1)
-//! --komi K              komi for Go (default 7.5)
+//! --komi K              komi for Go (default 7.5); for Othello, the network search's
+//! --lcb Z:S             the move by a lower confidence bound on its value
+//! --views V             plain, avg, random or avgK: how a trained network sees positions
+//! --dynamic-komi K:T, --dynamic-komi-ahead K:T   Othello's dynamic komi (komi-plane nets)
 //! --selfplay            play a whole game between two searches
 //! --seed-compatible     the seed's sign convention and report (what no arguments means)
 //! ```
@@ -32,14 +35,14 @@ use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
 use games::mcts::{Evaluator, Node, Playouts, Settings, Signs, Tree};
-use games::nn::Inference;
+use games::nn::DynamicKomi;
 use games::othello::{self, Board as OthelloBoard};
 use games::search::Game;
 use games::Color;
 use std::fmt::Write as _;
 use std::io::{Read, Write as _};
 use std::process::ExitCode;
-use tools::cli;
+use tools::cli::{self, Views};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Rules {
@@ -64,6 +67,10 @@ struct Options {
     /// `--komi`, if given: Go's (7.5 if not), or for Othello the network's search's komi
     /// for Black (0 if not).
     komi: Option<f64>,
+    /// `--dynamic-komi` and `--dynamic-komi-ahead` (Othello with a komi-plane network).
+    dynamic: Option<DynamicKomi>,
+    /// `--views`: how the network sees each position.
+    views: Views,
     selfplay: bool,
     seed_compatible: bool,
 }
@@ -93,6 +100,18 @@ iterations (c = 2) from the empty board with the seed's sign convention.
   --komi K                  komi for Go (default 7.5); for Othello with --weights, the
                             discs the search adds to Black's score (a whole number,
                             -36..=36, default 0; az_train --komi)
+  --lcb Z:S                 play the move whose value is highest Z standard errors
+                            below its mean, among moves with at least S of the most
+                            visited one's visits (KataGo: 5:0.15), not the most visited
+  --views V                 how a trained network (--weights) sees each position: plain
+                            (default), avg (the 8 symmetries averaged, 8 times the
+                            work), random (one drawn per evaluation) or avgK (K of the 8
+                            drawn per evaluation and averaged)
+  --dynamic-komi K:T        Othello with a network trained with the komi plane
+                            (az_train --komi): where the network values the root below
+                            -T for the side to move, it searches as if it got K discs
+  --dynamic-komi-ahead K:T  and above T, as if it gave K discs (az_eval's flags of the
+                            same names; the report says which applied)
   --selfplay                play a whole game between two searches
   --seed-compatible         the seed's sign convention and report (what no options means)
   -h, --help                this text
@@ -123,6 +142,8 @@ fn parse_options() -> Result<Options, String> {
         settings: Settings::default(),
         seed: 1,
         komi: None,
+        dynamic: None,
+        views: Views::Plain,
         selfplay: false,
         seed_compatible: args.peek().is_none(),
     };
@@ -152,6 +173,11 @@ fn parse_options() -> Result<Options, String> {
             "--komi" => {
                 options.komi = Some(cli::number(&flag, args.next(), -400.0..=400.0)?);
             }
+            "--lcb" => options.settings.lcb = Some(cli::lcb(&flag, args.next())?),
+            "--dynamic-komi" | "--dynamic-komi-ahead" => {
+                cli::dynamic_komi(&flag, args.next(), &mut options.dynamic)?;
+            }
+            "--views" => options.views = Views::parse(&flag, args.next())?,
             "--selfplay" => options.selfplay = true,
             "--seed-compatible" => options.seed_compatible = true,
             other => return Err(format!("unknown option {other:?} (see --help)")),
@@ -164,7 +190,20 @@ fn parse_options() -> Result<Options, String> {
         {
             return Err("--seed-compatible is the seed's game with its network: drop --rules, --evaluator and --weights".to_string());
         }
+        if options.settings.lcb.is_some() {
+            return Err(
+                "--seed-compatible plays the most visited move, as the seed: drop --lcb"
+                    .to_string(),
+            );
+        }
         options.settings.signs = Signs::Seed;
+    }
+    let trained = options.evaluator == Eval::Net && options.weights.is_some();
+    if options.views != Views::Plain && !trained {
+        return Err("--views is for a trained network (--weights)".to_string());
+    }
+    if options.dynamic.is_some() && !(trained && options.rules == Rules::Othello) {
+        return Err("--dynamic-komi and --dynamic-komi-ahead are for Othello with a trained network (--weights)".to_string());
     }
     Ok(options)
 }
@@ -316,13 +355,28 @@ fn run_othello(options: &Options) -> Result<String, String> {
     match (options.evaluator, &options.weights) {
         (Eval::Net, Some(path)) => {
             let net = cli::load_weights(path, "othello", Some(board.size()))?;
-            let mut inference = Inference::new(&net);
+            let mut inference = options.views.inference(&net, options.seed);
             inference.set_komi(options.othello_komi()?);
-            play(&board, options, &mut inference)
+            if let Some(dynamic) = options.dynamic {
+                if !cli::sees_komi(&net) {
+                    return Err(format!("weights {path}: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane (az_train --komi)"));
+                }
+                inference.use_dynamic_komi(dynamic);
+            }
+            // What dynamic komi decides at the root (the search decides the same again).
+            let note = options.dynamic.map(|_| {
+                let side = board.side();
+                match inference.komi_for_root(&board) {
+                    0 => format!("dynamic komi: {side} plays the set komi here"),
+                    k if k > 0 => format!("dynamic komi: {side} is behind and gets {k} discs here"),
+                    k => format!("dynamic komi: {side} is ahead and gives {} discs here", -k),
+                }
+            });
+            play(&board, options, &mut inference, note)
         }
         (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
         (Eval::Playout, _) if options.komi.is_some() => Err("--komi for Othello is the network's search's: drop it with --evaluator playout".to_string()),
-        (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed)),
+        (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed), None),
     }
 }
 
@@ -330,6 +384,27 @@ impl Options {
     /// Go's komi: `--komi`, or 7.5.
     fn go_komi(&self) -> f64 {
         self.komi.unwrap_or(7.5)
+    }
+
+    /// How the move is chosen, after the search settings: nothing for the most visited.
+    fn lcb_note(&self) -> String {
+        self.settings.lcb.map_or(String::new(), |l| {
+            format!(
+                ", the move by LCB ({} standard errors, {}% of the visits)",
+                l.stdevs,
+                l.min_share * 100.0
+            )
+        })
+    }
+
+    /// How the network sees the positions, after its name: nothing for the plain view.
+    fn views_note(&self) -> String {
+        match self.views {
+            Views::Plain => String::new(),
+            Views::Sampled(1) => " (one of the 8 views at random)".to_string(),
+            Views::Sampled(8) => " (the 8 views averaged)".to_string(),
+            Views::Sampled(k) => format!(" ({k} of the 8 views at random, averaged)"),
+        }
     }
 
     /// The Othello search's komi for Black: `--komi`, a whole number of discs, or 0.
@@ -374,11 +449,12 @@ fn run() -> Result<String, String> {
                 None => SeedGame::new(),
             };
             match options.evaluator {
-                Eval::Net => play(&game, &options, &mut Network::seed()),
+                Eval::Net => play(&game, &options, &mut Network::seed(), None),
                 Eval::Playout => play(
                     &game,
                     &options,
                     &mut Playouts::<SeedGame>::new(options.seed),
+                    None,
                 ),
             }
         }
@@ -401,13 +477,19 @@ fn run() -> Result<String, String> {
             match (options.evaluator, &options.weights) {
                 (Eval::Net, Some(path)) => {
                     let net = cli::load_weights(path, "go", Some(n))?;
-                    play(&game, &options, &mut Inference::new(&net))
+                    play(
+                        &game,
+                        &options,
+                        &mut options.views.inference(&net, options.seed),
+                        None,
+                    )
                 }
-                (Eval::Net, None) => play(&game, &options, &mut Network::seed()),
+                (Eval::Net, None) => play(&game, &options, &mut Network::seed(), None),
                 (Eval::Playout, _) => play(
                     &game,
                     &options,
                     &mut Playouts::with_rollout(options.seed, go::playout::light_rollout),
+                    None,
                 ),
             }
         }
@@ -415,10 +497,13 @@ fn run() -> Result<String, String> {
     }
 }
 
+/// The search's report from `game` (or, with `--selfplay`, a whole game); `root_note`, if
+/// any, a line on what the evaluator decided at the root (the dynamic komi).
 fn play<G: Shown, E: Evaluator<G>>(
     game: &G,
     options: &Options,
     evaluator: &mut E,
+    root_note: Option<String>,
 ) -> Result<String, String> {
     if game.moves().is_empty() {
         return Err(
@@ -442,7 +527,7 @@ fn play<G: Shown, E: Evaluator<G>>(
     let _ = writeln!(out, "best move: {}", game.describe(best));
     let _ = writeln!(
         out,
-        "rules: {}; evaluator: {}; {} iterations, c_puct {}",
+        "rules: {}; evaluator: {}; {} iterations, c_puct {}{}",
         match options.rules {
             Rules::Seed => "the seed's game".to_string(),
             Rules::Go => format!("Go, positional superko, komi {}", options.go_komi()),
@@ -452,14 +537,18 @@ fn play<G: Shown, E: Evaluator<G>>(
             },
         },
         match (options.evaluator, &options.weights) {
-            (Eval::Net, Some(path)) => format!("network {path}"),
+            (Eval::Net, Some(path)) => format!("network {path}{}", options.views_note()),
             (Eval::Net, None) => "the seed's network".to_string(),
             (Eval::Playout, _) => format!("playouts (seed {})", options.seed),
         },
         options.settings.iterations,
-        options.settings.c_puct
+        options.settings.c_puct,
+        options.lcb_note()
     );
     let _ = writeln!(out, "to move: {}", game.side());
+    if let Some(note) = root_note {
+        let _ = writeln!(out, "{note}");
+    }
     let _ = writeln!(out, "root visits: {}", tree.root().visits);
     let _ = writeln!(
         out,
@@ -544,8 +633,14 @@ fn selfplay<G: Shown, E: Evaluator<G>>(
 ) {
     let _ = writeln!(
         out,
-        "self-play: {} iterations per move, c_puct {}",
-        options.settings.iterations, options.settings.c_puct
+        "self-play: {} iterations per move, c_puct {}{}{}",
+        options.settings.iterations,
+        options.settings.c_puct,
+        options.lcb_note(),
+        match options.views_note() {
+            note if note.is_empty() => note,
+            note => format!("; network{note}"),
+        }
     );
     let mut game = start.clone();
     let mut ply = 0;
