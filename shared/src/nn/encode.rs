@@ -532,17 +532,6 @@ pub struct DynamicKomi {
     pub above: f32,
 }
 
-impl DynamicKomi {
-    /// `extra` points for a side valued below `-below`, nothing for a side ahead.
-    pub fn behind(extra: i32, below: f32) -> DynamicKomi {
-        DynamicKomi {
-            extra,
-            below,
-            ..DynamicKomi::default()
-        }
-    }
-}
-
 /// KataGo's score utility: `weight · (2/π) · atan((margin − center) / scale)` added to the
 /// value of every position the search evaluates (the margin the score head expects) and of
 /// every finished game (its real margin), in discs or points for the side to move there.

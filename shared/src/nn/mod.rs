@@ -339,10 +339,16 @@ mod tests {
             let black = board.side_to_move() == crate::Color::Black;
             let mut inference = Inference::new(&net);
             inference.set_komi(base);
+            // 3 points for the side to move when it is valued below -below.
+            let behind = |below: f32| DynamicKomi {
+                extra: 3,
+                below,
+                ..DynamicKomi::default()
+            };
             // (the setting, the points the side to move gets)
             let cases = [
-                (DynamicKomi::behind(3, -value - 0.01), 3),
-                (DynamicKomi::behind(3, -value + 0.01), 0),
+                (behind(-value - 0.01), 3),
+                (behind(-value + 0.01), 0),
                 (
                     DynamicKomi {
                         give: 2,
@@ -363,7 +369,7 @@ mod tests {
                     DynamicKomi {
                         give: 2,
                         above: value + 0.01,
-                        ..DynamicKomi::behind(3, -value - 0.01)
+                        ..behind(-value - 0.01)
                     },
                     3,
                 ),
