@@ -1361,9 +1361,13 @@ fn a_trainer_and_a_worker_exchange_games_and_weights_through_a_directory() {
 
 /// The committed benchmark of 6×6 positions (`othello_positions`; README, Test data).
 fn benchmark() -> Vec<tools::alphazero::exact::Judged<games::othello::Board>> {
+    tools::alphazero::exact::read_othello_positions(&benchmark_text()).unwrap()
+}
+
+/// The committed benchmark file's text.
+fn benchmark_text() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
-    tools::alphazero::exact::read_othello_positions(&text).unwrap()
+    std::fs::read_to_string(path).unwrap()
 }
 
 #[test]
@@ -1870,6 +1874,14 @@ fn othello_positions_appends_outcomes_that_agree_with_the_margins_on_any_thread_
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a position\n");
 }
 
+/// The first `n` positions (lines that are not comments) of a benchmark `text`.
+fn first_positions(text: &str, n: usize) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(n)
+        .collect()
+}
+
 /// `az_eval` on one thread with the committed 6×6 network and `args`, over benchmark
 /// `lines` written to a scratch file of the test `name`; its output and the weights' path.
 fn az_eval_on(
@@ -1900,10 +1912,7 @@ fn az_eval_on(
 fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
     use tools::alphazero::exact::{policy_move, read_othello_positions};
     // 40 positions with margins and 40 with outcomes only, from the committed benchmark.
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
-    )
-    .unwrap();
+    let text = benchmark_text();
     let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let deep: Vec<&str> = body
         .iter()
@@ -1956,15 +1965,8 @@ fn az_eval_counts_the_disc_loss_over_the_positions_with_margins_only() {
 
 #[test]
 fn az_eval_names_any_count_of_views_and_one_or_eight_are_the_random_and_averaged_players() {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
-    )
-    .unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .take(60)
-        .collect();
+    let text = benchmark_text();
+    let lines = first_positions(&text, 60);
     let players = "netrand20,netavg1x20,netavg20,netavg8x20,netavg3x20";
     let (out, _) = az_eval_on("az_eval_views", &lines, &["--players", players]);
     let table = String::from_utf8(out.stdout).unwrap();
@@ -1990,15 +1992,8 @@ fn az_eval_names_any_count_of_views_and_one_or_eight_are_the_random_and_averaged
 #[test]
 fn az_eval_explains_every_mistake_and_slip_of_the_search_it_counts() {
     // 200 benchmark positions: each mistake is half a percent of the table's figure.
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/othello6-positions.txt"),
-    )
-    .unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .take(200)
-        .collect();
+    let text = benchmark_text();
+    let lines = first_positions(&text, 200);
     // Every mistake and slip printed (far more than there are), to add up their discs.
     let (out, _) = az_eval_on(
         "az_eval_explain",

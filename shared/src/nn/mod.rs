@@ -393,14 +393,21 @@ mod tests {
         assert_eq!(inference.komi(), 2);
     }
 
+    /// The 6×6 Othello position `plies` moves from the start, playing move `step · k`
+    /// (mod the number of moves) at ply `k`.
+    fn othello_after(plies: usize, step: usize) -> crate::othello::Board {
+        let mut board = crate::othello::Board::new(6).unwrap();
+        for k in 0..plies {
+            let moves = board.legal_moves();
+            board = board.after(moves[(step * k) % moves.len()]).unwrap();
+        }
+        board
+    }
+
     #[test]
     fn the_views_through_the_symmetries_average_to_one_answer_for_every_image() {
         let net = Net::random(shape(6), 5).unwrap();
-        let mut board = crate::othello::Board::new(6).unwrap();
-        for k in 0..7 {
-            let moves = board.legal_moves();
-            board = board.after(moves[k % moves.len()]).unwrap();
-        }
+        let board = othello_after(7, 1);
         let n = 6;
         let moves = board.legal_moves();
         let mut averaged = Inference::averaged(&net);
@@ -448,11 +455,7 @@ mod tests {
     #[test]
     fn a_few_views_drawn_at_random_average_distinct_images_and_vary() {
         let net = Net::random(shape(6), 5).unwrap();
-        let mut board = crate::othello::Board::new(6).unwrap();
-        for k in 0..9 {
-            let moves = board.legal_moves();
-            board = board.after(moves[(3 * k) % moves.len()]).unwrap();
-        }
+        let board = othello_after(9, 3);
         let moves = board.legal_moves();
         let plain: Vec<f32> = (0..8)
             .map(|t| {
