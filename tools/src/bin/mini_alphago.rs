@@ -35,7 +35,7 @@ use games::alphago::{Network, SeedGame, CELLS};
 use games::go::{self, KoRule};
 use games::judge::Tokens;
 use games::mcts::{Evaluator, Node, Playouts, Settings, Signs, Tree};
-use games::nn::DynamicKomi;
+use games::nn::{DynamicKomi, Inference};
 use games::othello::{self, Board as OthelloBoard};
 use games::search::Game;
 use games::Color;
@@ -356,27 +356,30 @@ fn run_othello(options: &Options) -> Result<String, String> {
         (Eval::Net, Some(path)) => {
             let net = cli::load_weights(path, "othello", Some(board.size()))?;
             let mut inference = options.views.inference(&net, options.seed);
-            inference.set_komi(options.othello_komi()?);
+            let komi = options.othello_komi()?;
+            inference.set_komi(komi);
             if let Some(dynamic) = options.dynamic {
                 if !cli::sees_komi(&net) {
                     return Err(format!("weights {path}: --dynamic-komi and --dynamic-komi-ahead need a network with the komi plane (az_train --komi)"));
                 }
                 inference.use_dynamic_komi(dynamic);
             }
-            // What dynamic komi decides at the root (the search decides the same again).
-            let note = options.dynamic.map(|_| {
-                let side = board.side();
-                match inference.komi_for_root(&board) {
+            // What dynamic komi decided at the search's root: the komi it moved from the set one.
+            let side = board.side();
+            let note = |inference: &Inference<'_>| {
+                options.dynamic?;
+                let moved = inference.komi() - komi;
+                Some(match if side == Color::Black { moved } else { -moved } {
                     0 => format!("dynamic komi: {side} plays the set komi here"),
                     k if k > 0 => format!("dynamic komi: {side} is behind and gets {k} discs here"),
                     k => format!("dynamic komi: {side} is ahead and gives {} discs here", -k),
-                }
-            });
+                })
+            };
             play(&board, options, &mut inference, note)
         }
         (Eval::Net, None) => Err("Othello with the network needs --weights FILE (a trained network; see az_train), or --evaluator playout".to_string()),
         (Eval::Playout, _) if options.komi.is_some() => Err("--komi for Othello is the network's search's: drop it with --evaluator playout".to_string()),
-        (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed), None),
+        (Eval::Playout, _) => play(&board, options, &mut Playouts::<OthelloBoard>::new(options.seed), |_| None),
     }
 }
 
@@ -449,12 +452,12 @@ fn run() -> Result<String, String> {
                 None => SeedGame::new(),
             };
             match options.evaluator {
-                Eval::Net => play(&game, &options, &mut Network::seed(), None),
+                Eval::Net => play(&game, &options, &mut Network::seed(), |_| None),
                 Eval::Playout => play(
                     &game,
                     &options,
                     &mut Playouts::<SeedGame>::new(options.seed),
-                    None,
+                    |_| None,
                 ),
             }
         }
@@ -481,15 +484,15 @@ fn run() -> Result<String, String> {
                         &game,
                         &options,
                         &mut options.views.inference(&net, options.seed),
-                        None,
+                        |_| None,
                     )
                 }
-                (Eval::Net, None) => play(&game, &options, &mut Network::seed(), None),
+                (Eval::Net, None) => play(&game, &options, &mut Network::seed(), |_| None),
                 (Eval::Playout, _) => play(
                     &game,
                     &options,
                     &mut Playouts::with_rollout(options.seed, go::playout::light_rollout),
-                    None,
+                    |_| None,
                 ),
             }
         }
@@ -497,13 +500,14 @@ fn run() -> Result<String, String> {
     }
 }
 
-/// The search's report from `game` (or, with `--selfplay`, a whole game); `root_note`, if
-/// any, a line on what the evaluator decided at the root (the dynamic komi).
+/// The search's report from `game` (or, with `--selfplay`, a whole game); `root_note`
+/// reads from the evaluator after the search a line on what it decided at the root (the
+/// dynamic komi), if anything.
 fn play<G: Shown, E: Evaluator<G>>(
     game: &G,
     options: &Options,
     evaluator: &mut E,
-    root_note: Option<String>,
+    root_note: impl Fn(&E) -> Option<String>,
 ) -> Result<String, String> {
     if game.moves().is_empty() {
         return Err(
@@ -546,7 +550,7 @@ fn play<G: Shown, E: Evaluator<G>>(
         options.lcb_note()
     );
     let _ = writeln!(out, "to move: {}", game.side());
-    if let Some(note) = root_note {
+    if let Some(note) = root_note(evaluator) {
         let _ = writeln!(out, "{note}");
     }
     let _ = writeln!(out, "root visits: {}", tree.root().visits);
