@@ -339,8 +339,8 @@ fn the_committed_komi_network_plays_whites_only_win_by_4_at_komi_4() {
     // another move: the komi reaches the network and the search.
     let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../weights/othello6-komi.net");
     let position = "6\n......\n..BW..\n..WB..\n.WBBB.\n..B...\n......\nW\n";
-    // The first line of the report with `args`, or all of it with dynamic komi.
-    let best = |args: &[&str]| {
+    // The report with `args`, and its first line.
+    let report = |args: &[&str]| {
         let common = [
             "--game",
             "othello",
@@ -354,23 +354,21 @@ fn the_committed_komi_network_plays_whites_only_win_by_4_at_komi_4() {
         let out = run_with(&[&common[..], args].concat(), position);
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(out.status.success(), "{text}");
-        if args[0].starts_with("--dynamic") {
-            return text;
-        }
-        text.lines().next().unwrap().to_string()
+        text
     };
+    let best = |args: &[&str]| report(args).lines().next().unwrap().to_string();
     assert_eq!(best(&["--komi", "4"]), "best move: e3");
     assert_ne!(best(&["--komi", "0"]), "best move: e3");
     // At komi 0 with dynamic komi for a side ahead, White, which the network sees winning,
     // searches as if it gave 4 discs: the even game again, and e3. The report says so.
-    let ahead = best(&["--dynamic-komi-ahead", "4:0.5"]);
+    let ahead = report(&["--dynamic-komi-ahead", "4:0.5"]);
     assert!(
         ahead.starts_with("best move: e3\n")
             && ahead.contains("\ndynamic komi: White is ahead and gives 4 discs here\n"),
         "{ahead}"
     );
     // The same with two views averaged and the move by LCB; the report names both.
-    let ahead = best(&[
+    let ahead = report(&[
         "--dynamic-komi-ahead",
         "4:0.5",
         "--views",
